@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "HTTPMock",
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    products: [
+        .library(name: "HTTPMock", targets: ["HTTPMock"]),
+    ],
+    targets: [
+        .target(name: "HTTPMock"),
+        .executableTarget(name: "httpmock-demo", dependencies: ["HTTPMock"]),
+        .testTarget(
+            name: "HTTPMockTests",
+            dependencies: ["HTTPMock"],
+            resources: [.copy("Fixtures"), .process("Resources")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,42 @@
+/// An HTTP request method, compared case-insensitively.
+///
+/// Use the constants or any string literal for other methods:
+/// ```swift
+/// mock.addResponses(forPath: "/cache", method: "PURGE", responses: [.empty()])
+/// ```
+public struct HTTPMethod: Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The method name, uppercased (`"GET"`).
+    public let rawValue: String
+
+    /// A method from its name, in any case.
+    public init(_ name: String) {
+        self.rawValue = name.uppercased()
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    public var description: String { rawValue }
+
+    public static let get: HTTPMethod = "GET"
+    public static let post: HTTPMethod = "POST"
+    public static let put: HTTPMethod = "PUT"
+    public static let patch: HTTPMethod = "PATCH"
+    public static let delete: HTTPMethod = "DELETE"
+    public static let head: HTTPMethod = "HEAD"
+    public static let options: HTTPMethod = "OPTIONS"
+    public static let trace: HTTPMethod = "TRACE"
+    public static let connect: HTTPMethod = "CONNECT"
+
+    /// Whether the name is an HTTP token (RFC 9110 §5.6.2), so a request can carry it.
+    var isValidToken: Bool {
+        !rawValue.isEmpty && rawValue.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSetToken.allowed.contains(scalar))
+        }
+    }
+}
+
+private enum CharacterSetToken {
+    static let allowed: Set<Unicode.Scalar> = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".unicodeScalars)
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A request as HTTPMock saw it: what matchers, dynamic responses and the journal read.
+///
+/// ```swift
+/// let request = mock.recordedRequests[0].request
+/// request.method                    // .post
+/// request.headers["content-type"]   // case-insensitive
+/// let login = try request.decode(Login.self)
+/// ```
+public struct MockRequest: Sendable, CustomStringConvertible {
+    /// The method, uppercased.
+    public let method: HTTPMethod
+    /// The full URL, as the client sent it.
+    public let url: URL
+    /// The header fields, names case-insensitive.
+    public let headers: HTTPHeaders
+    /// The body, whether it came from `httpBody`, `httpBodyStream` or an upload task; `nil` when
+    /// there was none (or when FoundationNetworking hid it, see Docs/LinuxNotes.md).
+    public let body: Data?
+    /// The query items, percent-decoded, repeated keys kept in order.
+    public let queryItems: [URLQueryItem]
+    /// Values captured by `:name` path segments of the matched route.
+    public internal(set) var pathParameters: [String: String]
+
+    /// Normalised path and host, computed once per request for lookup.
+    let normalizedPath: String
+    let normalizedHost: String
+    let port: Int?
+    let query: RequestQuery
+
+    init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.pathParameters = [:]
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        self.queryItems = components?.queryItems ?? []
+        self.query = RequestQuery(queryItems)
+        self.normalizedPath = RoutePath.normalize(components?.percentEncodedPath ?? url.path)
+        self.normalizedHost = RouteHost.normalize(components?.host ?? "")
+        self.port = components?.port
+    }
+
+    /// The JSON body decoded as `type`.
+    ///
+    /// - Throws: ``HTTPMockError`` when there is no body, or the decoder's error.
+    public func decode<Value: Decodable>(_ type: Value.Type = Value.self, decoder: JSONDecoder = JSONDecoder()) throws -> Value {
+        guard let body else {
+            throw HTTPMockError(.noRequestBody, "\(method) \(url.absoluteString) has no body to decode as \(Value.self)")
+        }
+        return try decoder.decode(Value.self, from: body)
+    }
+
+    /// The body's `application/x-www-form-urlencoded` fields, percent-decoded with `+` as a
+    /// space (as HTML forms encode it). Empty when there is no body. A repeated key keeps its
+    /// last value.
+    public var formParameters: [String: String] {
+        guard let body, let text = String(data: body, encoding: .utf8) else { return [:] }
+        var result: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode: (Substring) -> String = { part in
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncodingIfValid
+            }
+            result[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        return result
+    }
+
+    public var description: String { "\(method) \(url.absoluteString)" }
+}

@@ -1,0 +1,111 @@
+/// One route as a user declared it, before validation. Both registration APIs produce these,
+/// and ``Registration`` is the single place that turns them into routes, so the imperative
+/// API and the DSL cannot disagree.
+struct RouteDefinition: Sendable {
+    var path: String
+    /// `nil`: the instance's `defaultDomain` at registration time.
+    var host: String?
+    var method: HTTPMethod?
+    var query: [String: QueryValue]?
+    var matching: QueryMatching
+    var responses: [MockResponse]
+    /// The registration call site.
+    var location: SourceLocation
+}
+
+/// Validates a batch of definitions and registers all of them or none.
+enum Registration {
+    struct Problem: Sendable {
+        var message: String
+        var location: SourceLocation
+        var severity: Reporter.Severity
+    }
+
+    /// Registers `definitions` on `registry` if none has an error, reporting every problem
+    /// (errors and warnings) at its location.
+    /// - Returns: the problems found; registration happened iff none is an error.
+    @discardableResult
+    static func register(_ definitions: [RouteDefinition], on registry: Registry, defaultDomain: String) -> [Problem] {
+        var problems: [Problem] = []
+        var keyed: [(RouteKey, RouteDefinition)] = []
+        for definition in definitions {
+            let (key, found) = validate(definition, defaultDomain: defaultDomain)
+            problems += found
+            if let key { keyed.append((key, definition)) }
+        }
+        let hasErrors = problems.contains { $0.severity == .error }
+        if !hasErrors {
+            for (key, definition) in keyed {
+                if registry.register(key, responses: definition.responses) {
+                    problems.append(Problem(
+                        message: "\(key): responses added behind an .eternal response of an earlier registration are never served",
+                        location: definition.location, severity: .warning))
+                }
+            }
+        }
+        for problem in problems {
+            Reporter.report(problem.message, severity: problem.severity, at: problem.location)
+        }
+        return problems
+    }
+
+    static func validate(_ definition: RouteDefinition, defaultDomain: String) -> (RouteKey?, [Problem]) {
+        var problems: [Problem] = []
+        func error(_ message: String, at location: SourceLocation? = nil) {
+            problems.append(Problem(message: message, location: location ?? definition.location, severity: .error))
+        }
+        func warning(_ message: String) {
+            problems.append(Problem(message: message, location: definition.location, severity: .warning))
+        }
+
+        let rawHost = definition.host ?? defaultDomain
+        let host = RouteHost.normalize(rawHost)
+        let path = RoutePath.normalize(definition.path)
+        let routeName = "\(definition.method?.rawValue ?? "ANY") \(host.isEmpty ? "<no host>" : host)\(path)"
+
+        if host.isEmpty {
+            error("\(routeName): the host is empty; give a host name like \"api.example.com\"")
+        } else if rawHost.contains("://") || rawHost.contains("/") {
+            error("\(routeName): host \"\(rawHost)\" must be a host name like \"api.example.com\", not a URL; put the path in forPath:")
+        }
+        if definition.path.contains("://") {
+            error("\(routeName): path \"\(definition.path)\" is a URL; pass the host as host: and only the path as forPath:")
+        } else if definition.path.contains("?") {
+            error("\(routeName): path \"\(definition.path)\" contains a query; pass query parameters as query: [\"key\": \"value\"]")
+        } else if definition.path.contains("#") {
+            error("\(routeName): path \"\(definition.path)\" contains a fragment (#), which is never sent to a server")
+        }
+        if let method = definition.method, !method.isValidToken {
+            error("\(routeName): \"\(method.rawValue)\" is not a valid HTTP method name")
+        }
+        if let query = definition.query, query.keys.contains("") {
+            error("\(routeName): a query key is empty")
+        }
+        if definition.responses.isEmpty {
+            warning("\(routeName): no responses were given, so nothing was queued")
+        }
+
+        for (index, response) in definition.responses.enumerated() {
+            let position = "\(routeName), response \(index + 1) of \(definition.responses.count)"
+            if case .invalid(let message, let location) = response.payload {
+                error("\(message) (\(position))", at: location)
+            }
+            if case .http(let status, _, _) = response.payload, !status.isValid {
+                error("\(position): status \(status.code) is not an HTTP status (100...599)")
+            }
+            if let uses = response.lifetime.uses, uses < 1 {
+                error("\(position): lifetime .multiple(\(uses)) must serve at least one request")
+            }
+            if response.delivery != .instant {
+                error("\(position): delivery \(response.delivery) is not supported yet; this version serves .instant only")
+            }
+            if response.lifetime == .eternal, index < definition.responses.count - 1 {
+                warning("\(position) is .eternal, so the \(definition.responses.count - 1 - index) response(s) after it are never served")
+            }
+        }
+
+        guard !problems.contains(where: { $0.severity == .error }) else { return (nil, problems) }
+        let query = definition.query.map { QueryRequirement(values: $0, matching: definition.matching) }
+        return (RouteKey(method: definition.method, host: host, path: path, query: query), problems)
+    }
+}

@@ -1,0 +1,100 @@
+/// An ordered list of HTTP header fields whose names compare case-insensitively.
+///
+/// ```swift
+/// let headers: HTTPHeaders = ["Content-Type": "application/json", "X-Trace": "1"]
+/// headers["content-type"]   // "application/json"
+/// for (name, value) in headers { … }
+/// ```
+///
+/// Setting a value for a name that is already present (in any case) replaces it in place;
+/// setting `nil` removes it. A dictionary literal with the same name twice keeps the later value.
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence, CustomStringConvertible {
+    public typealias Element = (name: String, value: String)
+
+    private var fields: [Field] = []
+
+    private struct Field: Sendable, Hashable {
+        var name: String
+        var value: String
+        var key: String
+    }
+
+    /// No fields.
+    public init() {}
+
+    /// The fields of a dictionary, sorted by name so the order is deterministic.
+    public init(_ dictionary: [String: String]) {
+        for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
+            self[name] = value
+        }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements {
+            self[name] = value
+        }
+    }
+
+    /// The value for `name`, compared case-insensitively.
+    public subscript(name: String) -> String? {
+        get {
+            let key = name.lowercased()
+            return fields.first(where: { $0.key == key })?.value
+        }
+        set {
+            let key = name.lowercased()
+            if let index = fields.firstIndex(where: { $0.key == key }) {
+                if let newValue {
+                    fields[index] = Field(name: name, value: newValue, key: key)
+                } else {
+                    fields.remove(at: index)
+                }
+            } else if let newValue {
+                fields.append(Field(name: name, value: newValue, key: key))
+            }
+        }
+    }
+
+    /// Whether a field named `name` (in any case) is present.
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public func makeIterator() -> AnyIterator<Element> {
+        var iterator = fields.makeIterator()
+        return AnyIterator { iterator.next().map { (name: $0.name, value: $0.value) } }
+    }
+
+    /// `self` with every field of `other` set on top of it (`other` wins on the same name).
+    func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+        var merged = self
+        for field in other.fields { merged[field.name] = field.value }
+        return merged
+    }
+
+    /// The fields as a dictionary, as `HTTPURLResponse` wants them.
+    var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        for field in fields { result[field.name] = field.value }
+        return result
+    }
+
+    public var description: String {
+        "[" + fields.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.map { [$0.key, $0.value] } == rhs.fields.map { [$0.key, $0.value] }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        for field in fields {
+            hasher.combine(field.key)
+            hasher.combine(field.value)
+        }
+    }
+}
