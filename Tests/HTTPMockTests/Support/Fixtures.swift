@@ -16,9 +16,17 @@ enum Fixtures {
         return directory
     }
 
-    /// Writes `count` bytes of a repeating pattern to a new file in `directory`.
+    /// Writes `count` bytes to a new file in `directory`: 1 KiB blocks that each start with
+    /// their own index, so a reordered or repeated chunk is detected.
     static func patternFile(bytes count: Int, in directory: URL, name: String = "pattern.bin") throws -> (URL, Data) {
-        let data = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 / 251) })
+        var block = Data((0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        var data = Data(capacity: count)
+        var index: UInt32 = 0
+        while data.count < count {
+            withUnsafeBytes(of: index.littleEndian) { block.replaceSubrange(0..<4, with: $0) }
+            data.append(block.prefix(count - data.count))
+            index += 1
+        }
         let url = directory.appendingPathComponent(name)
         try data.write(to: url)
         return (url, data)

@@ -1,0 +1,66 @@
+import Foundation
+import HTTPMock
+import Testing
+
+@Suite("Large file bodies")
+struct LargeFileTests {
+    /// Resident set size of this process, from `/proc/self/statm` (Linux only).
+    static func residentBytes() -> Int? {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    @Test("a 1 GB file fixture reaches a delegate-driven task in chunks with peak RSS growth under 64 MB",
+          .enabled(if: residentBytes() != nil, "needs /proc/self/statm"))
+    func oneGigabyteToDelegate() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fileURL = directory.appendingPathComponent("one-gigabyte.bin")
+        let size = 1 << 30
+        // A sparse file: 1 GB to read, no disk space used.
+        #expect(FileManager.default.createFile(atPath: fileURL.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: fileURL)
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+
+        let mock = HTTPMock()
+        mock.addResponses(forPath: "/huge", responses: [.file(url: fileURL)])
+        let peak = PeakResident(baseline: try #require(Self.residentBytes()))
+        let delegate = RecordingDelegate(keepsChunks: false) { _ in peak.sample(Self.residentBytes()) }
+        let session = mock.delegateSession(delegate)
+        defer { session.finishTasksAndInvalidate() }
+
+        let start = Date()
+        session.dataTask(with: url("https://example.com/huge")).resume()
+        await delegate.completion()
+        let seconds = Date().timeIntervalSince(start)
+
+        #expect(delegate.error == nil)
+        #expect(delegate.byteCount == size)
+        let growth = peak.growth
+        print("1 GB file fixture to a delegate task: peak RSS growth \(growth / 1_048_576) MB, \(Int(Double(size) / 1_048_576 / seconds)) MB/s")
+        #expect(growth < 64 * 1_048_576)
+    }
+}
+
+/// The highest resident size seen, relative to a baseline.
+final class PeakResident: @unchecked Sendable {
+    // @unchecked: state guarded by `lock`.
+    private let lock = NSLock()
+    private let baseline: Int
+    private var peak: Int
+
+    init(baseline: Int) {
+        self.baseline = baseline
+        self.peak = baseline
+    }
+
+    func sample(_ resident: Int?) {
+        guard let resident else { return }
+        lock.withLock { peak = max(peak, resident) }
+    }
+
+    var growth: Int { lock.withLock { peak - baseline } }
+}
