@@ -17,13 +17,8 @@ struct LargeFileTests {
     func oneGigabyteToDelegate() async throws {
         let directory = try Fixtures.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let fileURL = directory.appendingPathComponent("one-gigabyte.bin")
         let size = 1 << 30
-        // A sparse file: 1 GB to read, no disk space used.
-        #expect(FileManager.default.createFile(atPath: fileURL.path, contents: nil))
-        let handle = try FileHandle(forWritingTo: fileURL)
-        try handle.truncate(atOffset: UInt64(size))
-        try handle.close()
+        let fileURL = try Fixtures.sparseFile(bytes: size, in: directory, name: "one-gigabyte.bin")
 
         let mock = HTTPMock()
         mock.addResponses(forPath: "/huge", responses: [.file(url: fileURL)])

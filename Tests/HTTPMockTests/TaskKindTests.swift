@@ -159,7 +159,7 @@ struct TaskKindTests {
     func cancelDuringStream() async throws {
         let directory = try Fixtures.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (fileURL, _) = try Fixtures.patternFile(bytes: 64 * 256 * 1024, in: directory)
+        let fileURL = try Fixtures.sparseFile(bytes: 64 * 256 * 1024, in: directory)
         mock.addResponses(forPath: "/big", responses: [.file(url: fileURL)])
         let cancelled = Cancellation()
         let delegate = RecordingDelegate(keepsChunks: false) { _ in cancelled.fire() }

@@ -31,4 +31,16 @@ enum Fixtures {
         try data.write(to: url)
         return (url, data)
     }
+
+    /// A sparse file of `size` zero bytes: large to read, no disk space or memory used to make it.
+    static func sparseFile(bytes size: Int, in directory: URL, name: String = "sparse.bin") throws -> URL {
+        let url = directory.appendingPathComponent(name)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: UInt64(size))
+        return url
+    }
 }
