@@ -13,6 +13,11 @@ enum RoutePath {
         }
         return result.isEmpty ? "/" : result
     }
+
+    /// `parent` and `child` joined as nested DSL paths are: `/admin` + `audit/` → `/admin/audit`.
+    static func join(_ parent: String, _ child: String) -> String {
+        normalize(parent + "/" + child)
+    }
 }
 
 /// Host normalisation: lowercased, no trailing dot. A port, when named, stays (`localhost:8080`).

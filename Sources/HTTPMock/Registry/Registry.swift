@@ -147,7 +147,7 @@ extension MockResponse {
     /// What the journal records for serving this response.
     var outcome: (statusCode: Int?, error: (any Error)?) {
         switch payload {
-        case .http(let status, _, _): return (status.code, nil)
+        case .http(let http): return (http.status.code, nil)
         case .failure(let error): return (nil, error)
         case .invalid(let message, _): return (nil, HTTPMockError(.invalidRegistration, message))
         }

@@ -90,8 +90,8 @@ enum Registration {
             if case .invalid(let message, let location) = response.payload {
                 error("\(message) (\(position))", at: location)
             }
-            if case .http(let status, _, _) = response.payload, !status.isValid {
-                error("\(position): status \(status.code) is not an HTTP status (100...599)")
+            if case .http(let http) = response.payload, !http.status.isValid {
+                error("\(position): status \(http.status.code) is not an HTTP status (100...599)")
             }
             if let uses = response.lifetime.uses, uses < 1 {
                 error("\(position): lifetime .multiple(\(uses)) must serve at least one request")

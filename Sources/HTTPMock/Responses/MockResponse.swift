@@ -19,10 +19,28 @@ import Foundation
 /// from that registration is added.
 public struct MockResponse: Sendable {
     enum Payload: Sendable {
-        case http(status: HTTPStatus, headers: HTTPHeaders, body: Body)
+        case http(HTTPPayload)
         case failure(any Error)
         /// A factory could not build the response; registering it reports `message` at `location`.
         case invalid(message: String, location: SourceLocation)
+    }
+
+    /// An HTTP answer. `headers` are the ones the user gave; `defaultContentType` is the
+    /// factory's, applied only when no `Content-Type` is present after inherited headers (DSL)
+    /// and the user's are merged, so a `Headers` block can set the type of a `.json` response.
+    struct HTTPPayload: Sendable {
+        var status: HTTPStatus
+        var headers: HTTPHeaders
+        var body: Body
+        var defaultContentType: String?
+
+        /// The headers to send.
+        var effectiveHeaders: HTTPHeaders {
+            guard let defaultContentType, !headers.contains("Content-Type") else { return headers }
+            var headers = headers
+            headers["Content-Type"] = defaultContentType
+            return headers
+        }
     }
 
     enum Body: Sendable, Equatable {
@@ -49,12 +67,8 @@ public struct MockResponse: Sendable {
         status: HTTPStatus, headers: HTTPHeaders, body: Body, defaultContentType: String?,
         lifetime: Lifetime, delivery: Delivery
     ) -> MockResponse {
-        var headers = headers
-        if let defaultContentType, !headers.contains("Content-Type") {
-            headers["Content-Type"] = defaultContentType
-        }
-        return MockResponse(
-            payload: .http(status: status, headers: headers, body: body),
+        MockResponse(
+            payload: .http(HTTPPayload(status: status, headers: headers, body: body, defaultContentType: defaultContentType)),
             lifetime: lifetime, delivery: delivery)
     }
 
@@ -275,14 +289,14 @@ extension MockResponse {
 extension MockResponse: CustomStringConvertible {
     public var description: String {
         switch payload {
-        case .http(let status, _, let body):
+        case .http(let http):
             let bodyText: String
-            switch body {
+            switch http.body {
             case .none: bodyText = "no body"
             case .data(let data): bodyText = "\(data.count) bytes"
             case .file(let url): bodyText = "file \(url.lastPathComponent)"
             }
-            return "\(status.code) (\(bodyText))"
+            return "\(http.status.code) (\(bodyText))"
         case .failure(let error):
             return "failure(\(error))"
         case .invalid(let message, _):

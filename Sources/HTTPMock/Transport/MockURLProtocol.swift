@@ -77,9 +77,11 @@ class MockURLProtocol: URLProtocol {
             fail(error)
         case .invalid(let message, _):
             fail(HTTPMockError(.invalidRegistration, message))
-        case .http(let status, let headers, let body):
+        case .http(let http):
+            let status = http.status
+            let headers = http.effectiveHeaders
             let sendsBody = !status.forbidsBody && request.method != .head
-            switch body {
+            switch http.body {
             case .none:
                 send(status: status, headers: headers, body: nil, contentLength: 0, sendsBody: sendsBody, to: request)
             case .data(let data):

@@ -1,0 +1,44 @@
+/// A path in a `registerResponses { … }` tree; its body holds the responses queued for it,
+/// `Headers` blocks and nested `Path` blocks (whose paths are appended to this one).
+///
+/// ```swift
+/// Path("/admin") {
+///     Headers(["X-Env": "AdminOnly"], cascade: false)   // this path's responses only
+///     MockResponse.empty(status: .unauthorized)
+///     Path("/audit") { MockResponse.encodable(audit) }   // GET /admin/audit
+/// }
+/// Path("/search", query: ["q": "swift", "page": "1"]) { … }
+/// Path("/users", method: .post) { MockResponse.empty(status: .created) }
+/// ```
+///
+/// `method`, `query` and `matching` belong to this path alone; nested paths do not inherit them.
+public struct Path: Sendable {
+    let path: String
+    let method: HTTPMethod?
+    let query: [String: QueryValue]?
+    let matching: QueryMatching
+    let components: [RouteComponent]
+    let location: SourceLocation
+
+    /// - Parameters:
+    ///   - path: This segment of the path; `/a/`, `a` and `/a` are the same.
+    ///   - method: The method; `nil` (the default) matches any method.
+    ///   - query: Query parameters the request must carry; `nil` matches any query.
+    ///   - matching: `.exact` (the default) or `.contains`.
+    ///   - content: Responses, `Headers` and nested `Path` blocks.
+    public init(
+        _ path: String,
+        method: HTTPMethod? = nil,
+        query: [String: QueryValue]? = nil,
+        matching: QueryMatching = .exact,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        @PathBuilder _ content: () -> [RouteComponent]
+    ) {
+        self.path = path
+        self.method = method
+        self.query = query
+        self.matching = matching
+        self.components = content()
+        self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
