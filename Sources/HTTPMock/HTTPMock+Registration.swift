@@ -7,18 +7,28 @@ extension HTTPMock {
     ///                   responses: [.encodable(user), .empty(status: .notFound)])
     /// ```
     ///
-    /// Responses are served first in, first out, each as often as its ``Lifetime`` says.
+    /// Responses are served first in, first out, each as often as its ``Lifetime`` says. When
+    /// several routes match, the most specific one that still has a response answers
+    /// (Docs/Matching.md has the precedence rules).
     /// Registering the same route again appends to its queue. A mistake (a malformed host or
     /// path, an invalid status, a response that could not be built) is reported as a test
     /// failure at this call site (or the response factory's) and nothing is registered.
     ///
     /// - Parameters:
-    ///   - path: The request path. `/a/`, `a` and `/a` are the same path.
-    ///   - host: The host, compared case-insensitively; `nil` means ``defaultDomain``. Name a
-    ///     port (`localhost:8080`) to match only that port; otherwise any port matches.
+    ///   - path: The request path. `/a/`, `a` and `/a` are the same path. A segment may be `*`
+    ///     (any one segment), `**` (any number, including none) or `:name` (any one segment,
+    ///     captured into ``MockRequest/pathParameters``).
+    ///   - host: The host, compared case-insensitively; `nil` means ``defaultDomain``. A label
+    ///     may be `*` (one label) or `**` (one or more). Name a port (`localhost:8080`) to
+    ///     match only that port; otherwise any port matches.
     ///   - method: The method; `nil` matches any method.
     ///   - query: Query parameters the request must carry; `nil` matches any query.
     ///   - matching: `.exact` (the default): exactly these keys; `.contains`: at least these.
+    ///   - headers: Request headers that must be present (names case-insensitive, `.any` for
+    ///     presence); other headers are ignored.
+    ///   - body: What the request body must hold. See ``BodyMatcher``.
+    ///   - predicate: Any other condition. Runs outside HTTPMock's lock, so it may call back
+    ///     into the instance. Each registration with a predicate is its own route.
     ///   - responses: The responses to queue, in order.
     public func addResponses(
         forPath path: String,
@@ -26,11 +36,15 @@ extension HTTPMock {
         method: HTTPMethod? = nil,
         query: [String: QueryValue]? = nil,
         matching: QueryMatching = .exact,
+        headers: [String: QueryValue]? = nil,
+        body: BodyMatcher? = nil,
+        where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
         let definition = RouteDefinition(
-            path: path, host: host, method: method, query: query, matching: matching, responses: responses,
+            path: path, host: host, method: method, query: query, matching: matching,
+            headers: headers, body: body, predicate: predicate, responses: responses,
             location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         Registration.register([definition], on: registry, defaultDomain: defaultDomain)
     }
@@ -44,17 +58,21 @@ extension HTTPMock {
     /// }
     /// ```
     ///
-    /// Same rules as ``addResponses(forPath:host:method:query:matching:responses:fileID:filePath:line:column:)``.
+    /// Same rules as ``addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)``.
     public func addResponses(
         forPath path: String,
         host: String? = nil,
         method: HTTPMethod? = nil,
         query: [String: QueryValue]? = nil,
         matching: QueryMatching = .exact,
+        headers: [String: QueryValue]? = nil,
+        body: BodyMatcher? = nil,
+        where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
         addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
+                     headers: headers, body: body, where: predicate,
                      responses: responses(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

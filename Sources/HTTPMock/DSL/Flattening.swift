@@ -52,6 +52,7 @@ enum Flattening {
         if !responses.isEmpty {
             definitions.append(RouteDefinition(
                 path: fullPath, host: host, method: path.method, query: path.query, matching: path.matching,
+                headers: path.headers, body: path.body, predicate: path.predicate,
                 responses: responses.map { $0.inheriting(own) }, location: path.location))
         }
         for child in children {

@@ -11,12 +11,16 @@
 /// Path("/users", method: .post) { MockResponse.empty(status: .created) }
 /// ```
 ///
-/// `method`, `query` and `matching` belong to this path alone; nested paths do not inherit them.
+/// `method`, `query`, `matching`, `headers`, `body` and `where` belong to this path alone;
+/// nested paths do not inherit them. The path may hold patterns: `*`, `**`, `:name`.
 public struct Path: Sendable {
     let path: String
     let method: HTTPMethod?
     let query: [String: QueryValue]?
     let matching: QueryMatching
+    let headers: [String: QueryValue]?
+    let body: BodyMatcher?
+    let predicate: (@Sendable (MockRequest) -> Bool)?
     let components: [RouteComponent]
     let location: SourceLocation
 
@@ -25,12 +29,18 @@ public struct Path: Sendable {
     ///   - method: The method; `nil` (the default) matches any method.
     ///   - query: Query parameters the request must carry; `nil` matches any query.
     ///   - matching: `.exact` (the default) or `.contains`.
+    ///   - headers: Request headers that must be present (names case-insensitive, `.any` for presence).
+    ///   - body: What the request body must hold. See ``BodyMatcher``.
+    ///   - predicate: Any other condition on the request.
     ///   - content: Responses, `Headers` and nested `Path` blocks.
     public init(
         _ path: String,
         method: HTTPMethod? = nil,
         query: [String: QueryValue]? = nil,
         matching: QueryMatching = .exact,
+        headers: [String: QueryValue]? = nil,
+        body: BodyMatcher? = nil,
+        where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
@@ -38,6 +48,9 @@ public struct Path: Sendable {
         self.method = method
         self.query = query
         self.matching = matching
+        self.headers = headers
+        self.body = body
+        self.predicate = predicate
         self.components = content()
         self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     }

@@ -23,8 +23,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// Values captured by `:name` path segments of the matched route.
     public internal(set) var pathParameters: [String: String]
 
-    /// Normalised path and host, computed once per request for lookup.
+    /// Normalised path, its decoded segments and the host, computed once per request for lookup.
     let normalizedPath: String
+    let pathSegments: [String]
     let normalizedHost: String
     let port: Int?
     let query: RequestQuery
@@ -38,7 +39,8 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         self.queryItems = components?.queryItems ?? []
         self.query = RequestQuery(queryItems)
-        self.normalizedPath = RoutePath.normalize(components?.percentEncodedPath ?? url.path)
+        self.pathSegments = RoutePath.decodedSegments(components?.percentEncodedPath ?? url.path)
+        self.normalizedPath = RoutePath.join(pathSegments)
         self.normalizedHost = RouteHost.normalize(components?.host ?? "")
         self.port = components?.port
     }

@@ -1,46 +1,90 @@
 /// What one registration matches. Registrations with equal keys share one FIFO queue.
 struct RouteKey: Hashable, Sendable {
+    var host: HostPattern
+    var path: PathPattern
     /// `nil` matches any method.
     var method: HTTPMethod?
-    /// Normalised host, with `:port` when the registration named one.
-    var host: String
-    /// Normalised path.
-    var path: String
     /// `nil` matches any query.
     var query: QueryRequirement?
+    var headers: HeaderRequirement?
+    var body: BodyMatcher?
+    var predicate: RequestPredicate?
 
-    /// The bucket of the exact-route index this key lives in.
-    var indexKey: String { Self.indexKey(host: host, path: path) }
+    /// Whether host and path are both literal: such routes live in the exact index.
+    var isExact: Bool { host.isLiteral && path.isLiteral }
 
-    static func indexKey(host: String, path: String) -> String { host + " " + path }
-
-    /// How many request constraints besides host and path the route has: a named port, a
-    /// method, a query. Among routes that match the same request, more constraints win (then
-    /// the earlier registration).
+    /// How many request constraints besides host and path the route has (a named port, a
+    /// method, a query, headers, a body matcher, a predicate).
     var constraintCount: Int {
-        (host.contains(":") ? 1 : 0) + (method == nil ? 0 : 1) + (query == nil ? 0 : 1)
+        (host.port == nil ? 0 : 1) + (method == nil ? 0 : 1) + (query == nil ? 0 : 1)
+            + (headers == nil ? 0 : 1) + (body == nil ? 0 : 1) + (predicate == nil ? 0 : 1)
     }
 
-    func matches(_ request: MockRequest) -> Bool {
+    var specificity: Specificity {
+        Specificity(
+            isExact: isExact,
+            wildcardWeight: host.wildcardWeight + path.wildcardWeight,
+            literalCharacters: host.literalCharacterCount + path.literalCharacterCount,
+            constraints: constraintCount)
+    }
+
+    /// Whether everything but host and path matches (the index has matched those).
+    /// `json` parses the request body at most once per request, however many routes ask.
+    func matchesConstraints(_ request: MockRequest, json: () -> JSONValue?) -> Bool {
         if let method, method != request.method { return false }
         if let query, !query.matches(request.query) { return false }
+        if let headers, !headers.matches(request.headers) { return false }
+        if let body, !body.matches(request, json: json) { return false }
+        if let predicate, !predicate.test(request) { return false }
         return true
     }
 }
 
 extension RouteKey: CustomStringConvertible {
-    /// `GET api.example.com/user?q=swift`, `ANY api.example.com/user`.
+    /// `GET api.example.com/users/:id?q=swift [headers: x-env: test] [body: .json(…)] [where]`.
     var description: String {
-        "\(method?.rawValue ?? "ANY") \(host)\(path)\(query?.description ?? "")"
+        var text = "\(method?.rawValue ?? "ANY") \(host)\(path)\(query?.description ?? "")"
+        if let headers { text += " [headers: \(headers)]" }
+        if let body { text += " [body: \(body)]" }
+        if predicate != nil { text += " [where]" }
+        return text
     }
 }
 
-/// A registered route and its queue of responses.
-struct RouteEntry: Sendable {
+/// How specific a route is; the most specific matching route with a response answers.
+///
+/// 1. exact host and path beat any pattern;
+/// 2. then fewer wildcards (`*` and `:name` weigh 1, `**` weighs 2, host and path added);
+/// 3. then more literal characters (host and path);
+/// 4. then more constraints (port, method, query, headers, body, predicate);
+/// 5. then the earlier registration.
+struct Specificity: Hashable, Sendable {
+    var isExact: Bool
+    var wildcardWeight: Int
+    var literalCharacters: Int
+    var constraints: Int
+
+    /// Whether `self` wins over `other` before registration order is consulted; `nil` on a tie.
+    func beats(_ other: Specificity) -> Bool? {
+        if isExact != other.isExact { return isExact }
+        if wildcardWeight != other.wildcardWeight { return wildcardWeight < other.wildcardWeight }
+        if literalCharacters != other.literalCharacters { return literalCharacters > other.literalCharacters }
+        if constraints != other.constraints { return constraints > other.constraints }
+        return nil
+    }
+}
+
+/// A registered route: its key, precedence and registration order.
+struct Route: Sendable {
     let key: RouteKey
+    let specificity: Specificity
     /// Registration order: breaks ties deterministically.
     let order: Int
-    var queue: ResponseQueue
+
+    /// Whether `self` takes precedence over `other`.
+    func precedes(_ other: Route) -> Bool {
+        specificity.beats(other.specificity) ?? (order < other.order)
+    }
 }
 
 /// FIFO queue of responses, each served as often as its `Lifetime` says.

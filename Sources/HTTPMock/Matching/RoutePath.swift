@@ -1,22 +1,32 @@
 import Foundation
 
-/// Path normalisation shared by registration and lookup, so `/a/`, `a` and `/a` are one path.
-///
-/// Segments are split on `/`, empty segments dropped, each segment percent-decoded (so
-/// `/a%20b` and `/a b` are the same path), and the result joined with `/` behind a leading `/`.
+/// Path and host normalisation shared by registration and lookup, so `/a/`, `a` and `/a` are
+/// one path.
 enum RoutePath {
+    /// A request path as routes see it: empty segments dropped, each segment percent-decoded
+    /// (`/a%20b` and `/a b` are one path), joined with `/` behind a leading `/`.
     static func normalize(_ path: String) -> String {
-        var result = ""
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-            result.append("/")
-            result.append(String(segment).removingPercentEncodingIfValid)
-        }
-        return result.isEmpty ? "/" : result
+        join(decodedSegments(path))
+    }
+
+    /// The decoded, non-empty segments of a request path.
+    static func decodedSegments(_ path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map { String($0).removingPercentEncodingIfValid }
+    }
+
+    /// Raw (still encoded) non-empty segments of a registered path, for pattern parsing.
+    static func rawSegments(_ path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+
+    static func join(_ segments: [String]) -> String {
+        segments.isEmpty ? "/" : "/" + segments.joined(separator: "/")
     }
 
     /// `parent` and `child` joined as nested DSL paths are: `/admin` + `audit/` → `/admin/audit`.
+    /// Segments stay encoded; parsing decodes literals.
     static func join(_ parent: String, _ child: String) -> String {
-        normalize(parent + "/" + child)
+        join(rawSegments(parent) + rawSegments(child))
     }
 }
 

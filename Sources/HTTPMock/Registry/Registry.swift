@@ -8,7 +8,7 @@ struct InstanceSettings: Sendable {
     var defaultDelay: TimeInterval = 0
 }
 
-/// What the transport must do with one request, decided in one critical section.
+/// What the transport must do with one request.
 struct Resolution: Sendable {
     enum Answer: Sendable {
         case matched(route: String, response: MockResponse)
@@ -16,95 +16,138 @@ struct Resolution: Sendable {
     }
 
     let answer: Answer
+    /// The request as journaled, with the matched route's path parameters.
+    let request: MockRequest
     let settings: InstanceSettings
 }
 
-/// One instance's store: routes and their queues, the journal and the policies, behind one
-/// lock. Knows nothing of `URLProtocol`; the transport asks it to ``resolve(_:)`` a request.
+/// One instance's store: routes, their queues, the journal and the policies, behind one lock.
+/// Knows nothing of `URLProtocol`; the transport asks it to ``resolve(_:)`` a request.
 final class Registry: Sendable {
+    /// The routes and their index: replaced as a whole value on registration, so a lookup can
+    /// read a snapshot without holding the lock.
+    struct Routes: Sendable {
+        var routes: [Route] = []
+        var index = RouteIndex()
+        /// Route key → position, so registering a key again appends to its queue.
+        var positionsByKey: [RouteKey: Int] = [:]
+    }
+
     struct State: Sendable {
         var settings = InstanceSettings()
-        /// Every route, in registration order.
-        var routes: [RouteEntry] = []
-        /// `host path` → positions in `routes`: lookup cost does not grow with the number of routes.
-        var exactIndex: [String: [Int]] = [:]
-        /// Route key → position in `routes`, so re-registering a key appends to its queue.
-        var positionsByKey: [RouteKey: Int] = [:]
+        var routes = Routes()
+        /// Queues by route position.
+        var queues: [ResponseQueue] = []
+        /// Bumped whenever positions are invalidated (clearing), so a lookup that raced a
+        /// clear starts again instead of popping the wrong queue.
+        var generation = 0
         var nextOrder = 0
         var journal: [RecordedRequest] = []
 
-        mutating func rebuildIndexes() {
-            exactIndex = [:]
-            positionsByKey = [:]
-            for (position, entry) in routes.enumerated() {
-                exactIndex[entry.key.indexKey, default: []].append(position)
-                positionsByKey[entry.key] = position
+        mutating func rebuild(keeping keep: (Route) -> Bool) {
+            var routes = Routes()
+            var queues: [ResponseQueue] = []
+            for (position, route) in self.routes.routes.enumerated() where keep(route) {
+                routes.positionsByKey[route.key] = routes.routes.count
+                routes.index.insert(route.key, at: routes.routes.count)
+                routes.routes.append(route)
+                queues.append(self.queues[position])
             }
+            self.routes = routes
+            self.queues = queues
+            generation += 1
         }
     }
 
     let state = Locked(State())
 
     /// Appends `responses` to the queue of `key`, creating the route if needed.
-    /// - Returns: whether the queue already ended with an `.eternal` response, which makes
-    ///   the new responses unreachable.
+    /// - Returns: whether the queue already held an `.eternal` response, which makes the new
+    ///   responses unreachable.
     @discardableResult
     func register(_ key: RouteKey, responses: [MockResponse]) -> Bool {
         state.withLock { state in
             let position: Int
-            if let existing = state.positionsByKey[key] {
+            if let existing = state.routes.positionsByKey[key] {
                 position = existing
             } else {
-                position = state.routes.count
-                state.routes.append(RouteEntry(key: key, order: state.nextOrder, queue: ResponseQueue()))
+                position = state.routes.routes.count
+                state.routes.routes.append(Route(key: key, specificity: key.specificity, order: state.nextOrder))
+                state.routes.positionsByKey[key] = position
+                state.routes.index.insert(key, at: position)
+                state.queues.append(ResponseQueue())
                 state.nextOrder += 1
-                state.positionsByKey[key] = position
-                state.exactIndex[key.indexKey, default: []].append(position)
             }
-            let wasEternal = state.routes[position].queue.endsWithEternal
+            let wasEternal = state.queues[position].endsWithEternal
             for response in responses {
-                state.routes[position].queue.append(response)
+                state.queues[position].append(response)
             }
             return wasEternal
         }
     }
 
-    /// Finds the best route for `request`, pops its next response and journals the request:
-    /// one atomic step, so two concurrent requests never get the same `.single` response.
+    /// Finds the most specific route that matches `request` and still has a response, pops
+    /// that response and journals the request.
+    ///
+    /// Host/path lookup and the request matchers (body parsing, user predicates) run on a
+    /// snapshot of the routes *outside* the lock, so a predicate may call back into HTTPMock.
+    /// The choice among the matching routes and the pop happen in one critical section: the
+    /// first route, in precedence order, whose queue is not empty wins, so two concurrent
+    /// requests never get the same `.single` response and an exhausted queue never shadows
+    /// another route.
     func resolve(_ request: MockRequest) -> Resolution {
         let date = Date()
-        return state.withLock { state in
-            var best: Int?
-            func consider(_ bucket: String) {
-                guard let positions = state.exactIndex[bucket] else { return }
-                for position in positions {
-                    let entry = state.routes[position]
-                    guard !entry.queue.isEmpty, entry.key.matches(request) else { continue }
-                    if let current = best {
-                        let challenger = entry.key.constraintCount
-                        let incumbent = state.routes[current].key.constraintCount
-                        if challenger > incumbent || (challenger == incumbent && entry.order < state.routes[current].order) {
-                            best = position
-                        }
-                    } else {
-                        best = position
-                    }
+        while true {
+            let (snapshot, generation) = state.withLock { ($0.routes, $0.generation) }
+            let matching = Self.matchingRoutes(for: request, in: snapshot)
+            let outcome: Resolution? = state.withLock { state in
+                guard state.generation == generation else { return nil }
+                for (position, parameters) in matching where !state.queues[position].isEmpty {
+                    guard let response = state.queues[position].pop() else { continue }
+                    var served = request
+                    served.pathParameters = parameters
+                    let route = snapshot.routes[position].key.description
+                    state.journal.append(RecordedRequest(request: served, isMatched: true, route: route, outcome: response.outcome, date: date))
+                    return Resolution(answer: .matched(route: route, response: response), request: served, settings: state.settings)
                 }
+                let policy = state.settings.unmockedPolicy
+                state.journal.append(RecordedRequest(request: request, isMatched: false, route: nil, outcome: policy.outcome, date: date))
+                return Resolution(answer: .unmatched(policy), request: request, settings: state.settings)
             }
-            consider(RouteKey.indexKey(host: request.normalizedHost, path: request.normalizedPath))
-            if let port = request.port {
-                consider(RouteKey.indexKey(host: "\(request.normalizedHost):\(port)", path: request.normalizedPath))
-            }
-
-            if let position = best, let response = state.routes[position].queue.pop() {
-                let route = state.routes[position].key.description
-                state.journal.append(RecordedRequest(request: request, isMatched: true, route: route, outcome: response.outcome, date: date))
-                return Resolution(answer: .matched(route: route, response: response), settings: state.settings)
-            }
-            let policy = state.settings.unmockedPolicy
-            state.journal.append(RecordedRequest(request: request, isMatched: false, route: nil, outcome: policy.outcome, date: date))
-            return Resolution(answer: .unmatched(policy), settings: state.settings)
+            if let outcome { return outcome }
         }
+    }
+
+    /// Positions of the routes that match `request`, most specific first, with their captured
+    /// path parameters.
+    static func matchingRoutes(for request: MockRequest, in snapshot: Routes) -> [(Int, [String: String])] {
+        let positions = snapshot.index.candidates(
+            host: request.normalizedHost, port: request.port, path: request.normalizedPath, segments: request.pathSegments)
+        guard !positions.isEmpty else { return [] }
+        var parsedJSON: JSONValue??
+        let json: () -> JSONValue? = {
+            if let parsedJSON { return parsedJSON }
+            let value = request.body.flatMap(JSONValue.parse)
+            parsedJSON = .some(value)
+            return value
+        }
+        var matching: [(position: Int, parameters: [String: String])] = []
+        for position in positions {
+            let key = snapshot.routes[position].key
+            guard key.matchesConstraints(request, json: json) else { continue }
+            let parameters: [String: String]
+            if key.path.isLiteral {
+                parameters = [:]
+            } else {
+                guard let captured = key.path.match(request.pathSegments) else { continue }
+                parameters = captured
+            }
+            matching.append((position, parameters))
+        }
+        if matching.count > 1 {
+            matching.sort { snapshot.routes[$0.position].precedes(snapshot.routes[$1.position]) }
+        }
+        return matching.map { ($0.position, $0.parameters) }
     }
 
     /// Journals a request that the transport answered without a lookup (an unsupported task).
@@ -115,9 +158,7 @@ final class Registry: Sendable {
 
     var journal: [RecordedRequest] { state.withLock { $0.journal } }
 
-    var settings: InstanceSettings {
-        get { state.withLock { $0.settings } }
-    }
+    var settings: InstanceSettings { state.withLock { $0.settings } }
 
     func updateSettings(_ body: (inout InstanceSettings) -> Void) {
         state.withLock { body(&$0.settings) }
@@ -126,9 +167,8 @@ final class Registry: Sendable {
     /// Removes every route, queued response and journal entry; keeps the policies.
     func clear() {
         state.withLock { state in
-            state.routes = []
+            state.rebuild(keeping: { _ in false })
             state.journal = []
-            state.rebuildIndexes()
         }
     }
 
@@ -136,9 +176,8 @@ final class Registry: Sendable {
     func clear(host: String) {
         let host = RouteHost.normalize(host)
         state.withLock { state in
-            state.routes.removeAll { $0.key.host == host || $0.key.host.hasPrefix(host + ":") }
+            state.rebuild(keeping: { $0.key.host.name != host })
             state.journal.removeAll { $0.request.normalizedHost == host }
-            state.rebuildIndexes()
         }
     }
 }

@@ -8,6 +8,9 @@ struct RouteDefinition: Sendable {
     var method: HTTPMethod?
     var query: [String: QueryValue]?
     var matching: QueryMatching
+    var headers: [String: QueryValue]?
+    var body: BodyMatcher?
+    var predicate: (@Sendable (MockRequest) -> Bool)?
     var responses: [MockResponse]
     /// The registration call site.
     var location: SourceLocation
@@ -51,7 +54,7 @@ enum Registration {
 
     static func validate(_ definition: RouteDefinition, defaultDomain: String) -> (RouteKey?, [Problem]) {
         var problems: [Problem] = []
-        func error(_ message: String, at location: SourceLocation? = nil) {
+        func fail(_ message: String, at location: SourceLocation? = nil) {
             problems.append(Problem(message: message, location: location ?? definition.location, severity: .error))
         }
         func warning(_ message: String) {
@@ -59,27 +62,39 @@ enum Registration {
         }
 
         let rawHost = definition.host ?? defaultDomain
-        let host = RouteHost.normalize(rawHost)
-        let path = RoutePath.normalize(definition.path)
-        let routeName = "\(definition.method?.rawValue ?? "ANY") \(host.isEmpty ? "<no host>" : host)\(path)"
+        var host: HostPattern?
+        var path: PathPattern?
+        let routeName = "\(definition.method?.rawValue ?? "ANY") \(RouteHost.normalize(rawHost))\(RoutePath.join(RoutePath.rawSegments(definition.path)))"
 
-        if host.isEmpty {
-            error("\(routeName): the host is empty; give a host name like \"api.example.com\"")
-        } else if rawHost.contains("://") || rawHost.contains("/") {
-            error("\(routeName): host \"\(rawHost)\" must be a host name like \"api.example.com\", not a URL; put the path in forPath:")
+        if rawHost.contains("://") || rawHost.contains("/") {
+            fail("\(routeName): host \"\(rawHost)\" must be a host name like \"api.example.com\", not a URL; put the path in forPath:")
+        } else {
+            do { host = try HostPattern.parse(rawHost) } catch { fail("\(routeName): \(error.message)") }
         }
         if definition.path.contains("://") {
-            error("\(routeName): path \"\(definition.path)\" is a URL; pass the host as host: and only the path as forPath:")
+            fail("\(routeName): path \"\(definition.path)\" is a URL; pass the host as host: and only the path as forPath:")
         } else if definition.path.contains("?") {
-            error("\(routeName): path \"\(definition.path)\" contains a query; pass query parameters as query: [\"key\": \"value\"]")
+            fail("\(routeName): path \"\(definition.path)\" contains a query; pass query parameters as query: [\"key\": \"value\"]")
         } else if definition.path.contains("#") {
-            error("\(routeName): path \"\(definition.path)\" contains a fragment (#), which is never sent to a server")
+            fail("\(routeName): path \"\(definition.path)\" contains a fragment (#), which is never sent to a server")
+        } else {
+            do { path = try PathPattern.parse(definition.path) } catch { fail("\(routeName): \(error.message)") }
         }
         if let method = definition.method, !method.isValidToken {
-            error("\(routeName): \"\(method.rawValue)\" is not a valid HTTP method name")
+            fail("\(routeName): \"\(method.rawValue)\" is not a valid HTTP method name")
         }
         if let query = definition.query, query.keys.contains("") {
-            error("\(routeName): a query key is empty")
+            fail("\(routeName): a query key is empty")
+        }
+        if let headers = definition.headers {
+            if headers.keys.contains(where: { $0.isEmpty }) { fail("\(routeName): a header name is empty") }
+            let lowercased = Dictionary(grouping: headers.keys, by: { $0.lowercased() })
+            for (_, names) in lowercased where names.count > 1 {
+                fail("\(routeName): headers \(names.sorted().joined(separator: " and ")) are the same header (names are case-insensitive)")
+            }
+        }
+        if case .invalid(let message, let location)? = definition.body?.rule {
+            fail("\(message) (\(routeName))", at: location)
         }
         if definition.responses.isEmpty {
             warning("\(routeName): no responses were given, so nothing was queued")
@@ -88,24 +103,29 @@ enum Registration {
         for (index, response) in definition.responses.enumerated() {
             let position = "\(routeName), response \(index + 1) of \(definition.responses.count)"
             if case .invalid(let message, let location) = response.payload {
-                error("\(message) (\(position))", at: location)
+                fail("\(message) (\(position))", at: location)
             }
             if case .http(let http) = response.payload, !http.status.isValid {
-                error("\(position): status \(http.status.code) is not an HTTP status (100...599)")
+                fail("\(position): status \(http.status.code) is not an HTTP status (100...599)")
             }
             if let uses = response.lifetime.uses, uses < 1 {
-                error("\(position): lifetime .multiple(\(uses)) must serve at least one request")
+                fail("\(position): lifetime .multiple(\(uses)) must serve at least one request")
             }
             if response.delivery != .instant {
-                error("\(position): delivery \(response.delivery) is not supported yet; this version serves .instant only")
+                fail("\(position): delivery \(response.delivery) is not supported yet; this version serves .instant only")
             }
             if response.lifetime == .eternal, index < definition.responses.count - 1 {
                 warning("\(position) is .eternal, so the \(definition.responses.count - 1 - index) response(s) after it are never served")
             }
         }
 
-        guard !problems.contains(where: { $0.severity == .error }) else { return (nil, problems) }
-        let query = definition.query.map { QueryRequirement(values: $0, matching: definition.matching) }
-        return (RouteKey(method: definition.method, host: host, path: path, query: query), problems)
+        guard !problems.contains(where: { $0.severity == .error }), let host, let path else { return (nil, problems) }
+        let key = RouteKey(
+            host: host, path: path, method: definition.method,
+            query: definition.query.map { QueryRequirement(values: $0, matching: definition.matching) },
+            headers: definition.headers.map(HeaderRequirement.init),
+            body: definition.body,
+            predicate: definition.predicate.map(RequestPredicate.init))
+        return (key, problems)
     }
 }

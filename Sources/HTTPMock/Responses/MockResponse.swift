@@ -3,7 +3,7 @@ import Foundation
 /// One answer to one request: an HTTP response with a body, or a transport failure.
 ///
 /// Build responses with the factories (`.encodable`, `.json`, `.plaintext`, `.data`, `.empty`,
-/// `.file`, `.failure`, …) and queue them with ``HTTPMock/addResponses(forPath:host:method:query:matching:responses:fileID:filePath:line:column:)``.
+/// `.file`, `.failure`, …) and queue them with ``HTTPMock/addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)``.
 /// Every factory takes, after its value, `status:`, `headers:`, `lifetime:` and `delivery:`.
 ///
 /// ```swift

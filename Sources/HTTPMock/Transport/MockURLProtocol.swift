@@ -59,9 +59,9 @@ class MockURLProtocol: URLProtocol {
         let resolution = registry.resolve(mockRequest)
         switch resolution.answer {
         case .matched(_, let response):
-            serve(response, to: mockRequest)
+            serve(response, to: resolution.request)
         case .unmatched(let policy):
-            serve(policy.response(for: mockRequest), to: mockRequest)
+            serve(policy.response(for: resolution.request), to: resolution.request)
         }
     }
 
