@@ -23,31 +23,47 @@ public final class HTTPMock: Sendable {
 
     let registry: Registry
     private let protocolType: MockURLProtocol.Type
+    /// The class registered for `URLSession.shared` by ``interceptSharedSession()``, made on first use.
+    private let sharedSessionBridge = Locked<MockURLProtocol.Type?>(nil)
 
     /// The session that requests are served from this instance's mocks. Made once, with an
-    /// ephemeral configuration and no `URLCache`.
+    /// ephemeral configuration, ``cookieStorage`` and no `URLCache`.
     public let urlSession: URLSession
 
-    /// The session `.passthrough` responses are sent with; `nil` means a plain ephemeral
-    /// session without HTTPMock's protocol.
-    let passthroughSession: URLSession?
+    /// The cookie storage of ``urlSession`` and of every configuration
+    /// ``makeSessionConfiguration(from:)`` returns: `Set-Cookie` headers of mocked responses are
+    /// stored here, and later requests through those sessions carry them in `Cookie`.
+    public let cookieStorage: HTTPCookieStorage
+
+    /// A plain ephemeral session, without HTTPMock, for `.passthrough` when no session is given.
+    private static let defaultPassthroughSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = []  // never HTTPMock's, even if registered globally
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
 
     /// A new, empty instance.
     ///
-    /// - Parameter passthroughSession: the session unmatched or `.passthrough` requests are sent
-    ///   with when the policy says so; `nil` (the default) means a plain ephemeral session.
+    /// - Parameter passthroughSession: the session `.passthrough` requests (by policy or by
+    ///   ``MockResponse/passthrough(lifetime:delivery:)``) are sent with; `nil` (the default)
+    ///   means a plain ephemeral session without HTTPMock.
     public init(passthroughSession: URLSession? = nil) {
         Reporter.prepare()
-        let registry = Registry()
+        let registry = Registry(passthroughSession: passthroughSession ?? Self.defaultPassthroughSession)
         let protocolType = InstanceTable.makeProtocolClass(for: registry)
+        let cookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage ?? HTTPCookieStorage.shared
         self.registry = registry
         self.protocolType = protocolType
-        self.passthroughSession = passthroughSession
-        self.urlSession = URLSession(configuration: Self.configuration(from: .ephemeral, protocolClass: protocolType))
+        self.cookieStorage = cookieStorage
+        self.urlSession = URLSession(configuration: Self.configuration(from: .ephemeral, protocolClass: protocolType, cookieStorage: cookieStorage))
     }
 
     deinit {
         InstanceTable.remove(protocolType)
+        // A registered shared-session bridge cannot be unregistered from FoundationNetworking's
+        // snapshot; with its table entry gone it fails requests instead of serving stale mocks.
+        if let bridge = sharedSessionBridge.withLock({ $0 }) { InstanceTable.remove(bridge) }
         urlSession.finishTasksAndInvalidate()
     }
 
@@ -61,17 +77,21 @@ public final class HTTPMock: Sendable {
     /// let session = URLSession(configuration: mock.makeSessionConfiguration(), delegate: myDelegate, delegateQueue: nil)
     /// ```
     ///
-    /// The copy's `urlCache` is `nil`: mocked responses are never cached, and on Linux an
-    /// ephemeral cache nearly doubles the time of every request.
+    /// The copy's `urlCache` is `nil` (mocked responses are never cached, and on Linux an
+    /// ephemeral cache nearly doubles the time of every request) and its `httpCookieStorage` is
+    /// ``cookieStorage``, so all sessions of an instance share cookies like one browser. Set
+    /// `httpCookieStorage` on the copy to use a storage of your own.
     public func makeSessionConfiguration(from base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
-        Self.configuration(from: base, protocolClass: protocolType)
+        Self.configuration(from: base, protocolClass: protocolType, cookieStorage: cookieStorage)
     }
 
-    private static func configuration(from base: URLSessionConfiguration, protocolClass: AnyClass) -> URLSessionConfiguration {
+    private static func configuration(from base: URLSessionConfiguration, protocolClass: AnyClass,
+                                      cookieStorage: HTTPCookieStorage) -> URLSessionConfiguration {
         // `copy()` of a `URLSessionConfiguration` is always one; the fallback only satisfies the type checker.
         let configuration = (base.copy() as? URLSessionConfiguration) ?? URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [protocolClass] + (base.protocolClasses ?? []).filter { $0 != protocolClass }
         configuration.urlCache = nil
+        configuration.httpCookieStorage = cookieStorage
         return configuration
     }
 
@@ -89,16 +109,73 @@ public final class HTTPMock: Sendable {
         set { registry.updateSettings { $0.unmockedPolicy = newValue } }
     }
 
-    /// The longest any intercepted request may take, in seconds. Default 15.
+    /// The longest any intercepted request may take, in seconds, dynamic handlers and
+    /// passthrough included; past it the request fails with `URLError(.timedOut)` and a later
+    /// answer is dropped. Default 15.
     public var timeout: TimeInterval {
         get { registry.settings.timeout }
         set { registry.updateSettings { $0.timeout = newValue } }
     }
 
-    /// A delay added to every response, in seconds. Default 0.
+    /// A delay, in seconds, before every response whose `delivery` is `.instant`. Default 0.
     public var defaultDelay: TimeInterval {
         get { registry.settings.defaultDelay }
         set { registry.updateSettings { $0.defaultDelay = newValue } }
+    }
+
+    /// Whether a 3xx response with a `Location` is followed inside HTTPMock (the client sees
+    /// the final response) or returned as is. Default `true`.
+    public var followsRedirects: Bool {
+        get { registry.settings.followsRedirects }
+        set { registry.updateSettings { $0.followsRedirects = newValue } }
+    }
+
+    // MARK: - URLSession.shared
+
+    /// Makes requests through `URLSession.shared` (which cannot be given a configuration) be
+    /// served by this instance, and checks that they are.
+    ///
+    /// ```swift
+    /// // In the test bundle's setup, before anything creates a URLSession:
+    /// HTTPMock.shared.interceptSharedSession()
+    /// ```
+    ///
+    /// On Linux, `URLSession.shared` takes a snapshot of the registered protocol classes when
+    /// it is first used, so this works only if it runs before that. HTTPMock registers its class,
+    /// then sends a probe to a reserved host through `URLSession.shared`; if the probe is not
+    /// answered, it reports a warning naming the cause and the fix and returns `false`.
+    ///
+    /// - Returns: whether `URLSession.shared` is now served by this instance.
+    @discardableResult
+    public func interceptSharedSession(
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> Bool {
+        let registered = sharedSessionBridge.withLock { bridge -> Bool in
+            if bridge != nil { return true }
+            let made = InstanceTable.makeProtocolClass(for: registry, isSharedSessionBridge: true)
+            bridge = made
+            return URLProtocol.registerClass(made)
+        }
+        guard registered else {
+            Reporter.warn("interceptSharedSession(): URLProtocol.registerClass refused HTTPMock's class",
+                          at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return false
+        }
+        registry.interceptsSharedSession = true
+        guard SharedSessionBridge.probe() else {
+            registry.interceptsSharedSession = false
+            Reporter.warn("""
+                interceptSharedSession(): URLSession.shared is not served by HTTPMock. On Linux,                 URLSession.shared snapshots the registered URLProtocol classes when it is first used,                 and it was used before this call. Call interceptSharedSession() before anything uses                 URLSession.shared (for example first thing in the test bundle's setup), or inject                 mock.urlSession instead.
+                """, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return false
+        }
+        return true
+    }
+
+    /// Stops serving `URLSession.shared`: its requests go to the network again. (The class
+    /// cannot be unregistered on Linux; it passes everything through instead.)
+    public func stopInterceptingSharedSession() {
+        registry.interceptsSharedSession = false
     }
 
     // MARK: - Journal

@@ -20,6 +20,9 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     public let error: (any Error)?
     /// When HTTPMock received the request.
     public let date: Date
+    /// Identifies the entry so an answer that arrives later (dynamic, passthrough, a timeout)
+    /// can be recorded on it.
+    let id: Int
 
     public var description: String {
         let outcome = statusCode.map { "\($0)" } ?? error.map { "error: \($0)" } ?? "no answer"

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// An instance's policies, as one value so the transport reads them with the route lookup.
 struct InstanceSettings: Sendable {
@@ -6,6 +9,7 @@ struct InstanceSettings: Sendable {
     var unmockedPolicy = UnmockedPolicy.notFound
     var timeout: TimeInterval = 15
     var defaultDelay: TimeInterval = 0
+    var followsRedirects = true
 }
 
 /// What the transport must do with one request.
@@ -19,6 +23,16 @@ struct Resolution: Sendable {
     /// The request as journaled, with the matched route's path parameters.
     let request: MockRequest
     let settings: InstanceSettings
+    /// The journal entry of this request.
+    let journalID: Int
+
+    /// The response to serve: the route's, or the one the unmocked policy gives.
+    var response: MockResponse {
+        switch answer {
+        case .matched(_, let response): return response
+        case .unmatched(let policy): return policy.response(for: request)
+        }
+    }
 }
 
 /// One instance's store: routes, their queues, the journal and the policies, behind one lock.
@@ -43,6 +57,18 @@ final class Registry: Sendable {
         var generation = 0
         var nextOrder = 0
         var journal: [RecordedRequest] = []
+        var nextJournalID = 0
+        /// Unmatched requests under `.failTest`, not yet reported to a test.
+        var unreportedMisses: [RecordedRequest] = []
+
+        mutating func appendJournal(_ request: MockRequest, isMatched: Bool, route: String?,
+                                    outcome: (statusCode: Int?, error: (any Error)?), date: Date) -> RecordedRequest {
+            nextJournalID += 1
+            let entry = RecordedRequest(request: request, isMatched: isMatched, route: route,
+                                        statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID)
+            journal.append(entry)
+            return entry
+        }
 
         mutating func rebuild(keeping keep: (Route) -> Bool) {
             var routes = Routes()
@@ -60,6 +86,21 @@ final class Registry: Sendable {
     }
 
     let state = Locked(State())
+
+    /// The session `.passthrough` requests are sent with.
+    let passthroughSession: URLSession
+
+    /// Whether `URLSession.shared`'s requests are served (see `interceptSharedSession()`).
+    private let sharedSessionInterception = Locked(false)
+
+    init(passthroughSession: URLSession) {
+        self.passthroughSession = passthroughSession
+    }
+
+    var interceptsSharedSession: Bool {
+        get { sharedSessionInterception.withLock { $0 } }
+        set { sharedSessionInterception.withLock { $0 = newValue } }
+    }
 
     /// Appends `responses` to the queue of `key`, creating the route if needed.
     /// - Returns: whether the queue already held an `.eternal` response, which makes the new
@@ -107,12 +148,14 @@ final class Registry: Sendable {
                     var served = request
                     served.pathParameters = parameters
                     let route = snapshot.routes[position].key.description
-                    state.journal.append(RecordedRequest(request: served, isMatched: true, route: route, outcome: response.outcome, date: date))
-                    return Resolution(answer: .matched(route: route, response: response), request: served, settings: state.settings)
+                    let entry = state.appendJournal(served, isMatched: true, route: route, outcome: response.outcome, date: date)
+                    return Resolution(answer: .matched(route: route, response: response), request: served,
+                                      settings: state.settings, journalID: entry.id)
                 }
                 let policy = state.settings.unmockedPolicy
-                state.journal.append(RecordedRequest(request: request, isMatched: false, route: nil, outcome: policy.outcome, date: date))
-                return Resolution(answer: .unmatched(policy), request: request, settings: state.settings)
+                let entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
+                if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
+                return Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id)
             }
             if let outcome { return outcome }
         }
@@ -152,8 +195,19 @@ final class Registry: Sendable {
 
     /// Journals a request that the transport answered without a lookup (an unsupported task).
     func recordUnserved(_ request: MockRequest, error: any Error) {
-        let entry = RecordedRequest(request: request, isMatched: false, route: nil, outcome: (nil, error), date: Date())
-        state.withLock { $0.journal.append(entry) }
+        let date = Date()
+        state.withLock { _ = $0.appendJournal(request, isMatched: false, route: nil, outcome: (nil, error), date: date) }
+    }
+
+    /// Records on journal entry `id` what the client finally received, when that differs from
+    /// what the lookup knew (a dynamic or passthrough answer, a timeout, a cancellation).
+    func recordOutcome(journalID id: Int, statusCode: Int?, error: (any Error)?) {
+        state.withLock { state in
+            guard let index = state.journal.lastIndex(where: { $0.id == id }) else { return }
+            let old = state.journal[index]
+            state.journal[index] = RecordedRequest(request: old.request, isMatched: old.isMatched, route: old.route,
+                                                   statusCode: statusCode, error: error, date: old.date, id: old.id)
+        }
     }
 
     var journal: [RecordedRequest] { state.withLock { $0.journal } }
@@ -188,6 +242,7 @@ extension MockResponse {
         switch payload {
         case .http(let http): return (http.status.code, nil)
         case .failure(let error): return (nil, error)
+        case .dynamic, .passthrough: return (nil, nil)  // known when the answer arrives
         case .invalid(let message, _): return (nil, HTTPMockError(.invalidRegistration, message))
         }
     }
@@ -200,12 +255,9 @@ extension UnmockedPolicy {
         case .notFound: return (404, nil)
         case .mock(let response): return response.outcome
         case .fail(let code): return (nil, URLError(code))
+        case .failTest: return (nil, URLError(.resourceUnavailable))
+        case .passthrough: return (nil, nil)  // known when the network answers
         }
     }
 }
 
-extension RecordedRequest {
-    init(request: MockRequest, isMatched: Bool, route: String?, outcome: (statusCode: Int?, error: (any Error)?), date: Date) {
-        self.init(request: request, isMatched: isMatched, route: route, statusCode: outcome.statusCode, error: outcome.error, date: date)
-    }
-}

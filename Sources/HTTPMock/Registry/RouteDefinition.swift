@@ -111,8 +111,8 @@ enum Registration {
             if let uses = response.lifetime.uses, uses < 1 {
                 fail("\(position): lifetime .multiple(\(uses)) must serve at least one request")
             }
-            if response.delivery != .instant {
-                fail("\(position): delivery \(response.delivery) is not supported yet; this version serves .instant only")
+            if let problem = response.delivery.problem {
+                fail("\(position): \(problem)")
             }
             if response.lifetime == .eternal, index < definition.responses.count - 1 {
                 warning("\(position) is .eternal, so the \(definition.responses.count - 1 - index) response(s) after it are never served")

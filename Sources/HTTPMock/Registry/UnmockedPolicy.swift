@@ -15,6 +15,8 @@ public struct UnmockedPolicy: Sendable, CustomStringConvertible {
         case notFound
         case mock(MockResponse)
         case fail(URLError.Code)
+        case passthrough
+        case failTest
     }
 
     let kind: Kind
@@ -28,11 +30,45 @@ public struct UnmockedPolicy: Sendable, CustomStringConvertible {
     /// Fail the request with `URLError(code)`.
     public static func fail(_ code: URLError.Code) -> UnmockedPolicy { UnmockedPolicy(kind: .fail(code)) }
 
+    /// Send the request to the real network with the instance's passthrough session (by
+    /// default a plain ephemeral session without HTTPMock) and relay the response, body or error.
+    public static let passthrough = UnmockedPolicy(kind: .passthrough)
+
+    /// Fail the request with `URLError(.resourceUnavailable)` and record a test failure for the
+    /// miss, reported on the test's task by `verify()` (under XCTest also at once).
+    public static let failTest = UnmockedPolicy(kind: .failTest)
+
     public var description: String {
         switch kind {
         case .notFound: return ".notFound"
         case .mock(let response): return ".mock(\(response))"
         case .fail(let code): return ".fail(\(code.rawValue))"
+        case .passthrough: return ".passthrough"
+        case .failTest: return ".failTest"
+        }
+    }
+}
+
+extension UnmockedPolicy {
+    /// The response this policy gives `request`.
+    func response(for request: MockRequest) -> MockResponse {
+        switch kind {
+        case .notFound:
+            return .plaintext("No mock for \(request.method) \(request.url.absoluteString)", status: .notFound)
+        case .mock(let response):
+            return response
+        case .fail(let code):
+            return .failure(URLError(code, userInfo: [
+                NSLocalizedDescriptionKey: "No mock for \(request.method) \(request.url.absoluteString)",
+                NSURLErrorFailingURLErrorKey: request.url,
+            ]))
+        case .failTest:
+            return .failure(URLError(.resourceUnavailable, userInfo: [
+                NSLocalizedDescriptionKey: "No mock for \(request.method) \(request.url.absoluteString) (unmockedPolicy is .failTest)",
+                NSURLErrorFailingURLErrorKey: request.url,
+            ]))
+        case .passthrough:
+            return .passthrough()
         }
     }
 }

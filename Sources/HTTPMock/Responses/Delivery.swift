@@ -2,9 +2,15 @@ import Foundation
 
 /// When and how fast a response reaches the client.
 ///
-/// This release serves ``instant`` only; the timed deliveries are part of the public type
-/// already so code written against them keeps compiling, and registering one today is
-/// reported as an error at the registration site instead of being silently served instantly.
+/// ```swift
+/// .plaintext("slow", delivery: .delayed(0.5))
+/// .file(url: video, delivery: .throttled(bytesPerSecond: 64_000))
+/// .empty(delivery: .never)   // the request waits until it times out or is cancelled
+/// ```
+///
+/// Delegate-driven tasks receive a throttled body in chunks at that pace; async and
+/// completion-handler tasks, which keep only the last chunk on Linux, receive it whole when
+/// its time is up. ``HTTPMock/defaultDelay`` applies to `.instant` responses only.
 public struct Delivery: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case instant
@@ -18,16 +24,39 @@ public struct Delivery: Hashable, Sendable, CustomStringConvertible {
     /// Answer as soon as the request arrives. The default.
     public static let instant = Delivery(kind: .instant)
 
-    /// Answer after `seconds`.
+    /// Answer after `seconds` (must be ≥ 0).
     public static func delayed(_ seconds: TimeInterval) -> Delivery { Delivery(kind: .delayed(seconds)) }
 
-    /// Start after `delay`, then take as long as the body would take at `bytesPerSecond`.
+    /// Start after `delay`, then take as long as the body would take at `bytesPerSecond`
+    /// (must be > 0).
     public static func throttled(bytesPerSecond: Int, delay: TimeInterval = 0) -> Delivery {
         Delivery(kind: .throttled(bytesPerSecond: bytesPerSecond, delay: delay))
     }
 
     /// Never answer: the request waits until it times out or is cancelled.
     public static let never = Delivery(kind: .never)
+
+    /// Seconds before the response starts, `nil` for `.instant` (where `defaultDelay`
+    /// applies) and `.never`.
+    var startDelay: TimeInterval? {
+        switch kind {
+        case .instant, .never: return nil
+        case .delayed(let seconds): return seconds
+        case .throttled(_, let delay): return delay
+        }
+    }
+
+    /// A problem with the values, for registration.
+    var problem: String? {
+        switch kind {
+        case .instant, .never: return nil
+        case .delayed(let seconds):
+            return seconds >= 0 && seconds.isFinite ? nil : "delivery \(self): the delay must be a finite number of seconds ≥ 0"
+        case .throttled(let rate, let delay):
+            if rate <= 0 { return "delivery \(self): bytesPerSecond must be > 0" }
+            return delay >= 0 && delay.isFinite ? nil : "delivery \(self): the delay must be a finite number of seconds ≥ 0"
+        }
+    }
 
     public var description: String {
         switch kind {

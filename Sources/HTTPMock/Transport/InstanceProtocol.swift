@@ -23,24 +23,30 @@ enum Bit1<Rest: InstanceTag>: InstanceTag {}
 final class InstanceProtocol<Tag: InstanceTag>: MockURLProtocol {}
 
 enum InstanceTable {
+    struct Entry: Sendable {
+        let registry: Registry
+        /// The class registered with `URLProtocol.registerClass` for `URLSession.shared`.
+        let isSharedSessionBridge: Bool
+    }
+
     /// Protocol class identity → registry. Entries are removed when their `HTTPMock` deinitialises.
-    private static let registries = Locked<[ObjectIdentifier: Registry]>([:])
+    private static let registries = Locked<[ObjectIdentifier: Entry]>([:])
     /// Numbers are never reused, so a late request to a dead instance's class finds nothing
     /// rather than another instance's mocks.
     private static let counter = Locked<Int>(0)
 
     /// A protocol class no other instance has, bound to `registry`.
-    static func makeProtocolClass(for registry: Registry) -> MockURLProtocol.Type {
+    static func makeProtocolClass(for registry: Registry, isSharedSessionBridge: Bool = false) -> MockURLProtocol.Type {
         let number = counter.withLock { value -> Int in
             value += 1
             return value
         }
         let protocolClass = protocolClass(for: tag(number))
-        registries.withLock { $0[ObjectIdentifier(protocolClass)] = registry }
+        registries.withLock { $0[ObjectIdentifier(protocolClass)] = Entry(registry: registry, isSharedSessionBridge: isSharedSessionBridge) }
         return protocolClass
     }
 
-    static func registry(for protocolClass: AnyClass) -> Registry? {
+    static func entry(for protocolClass: AnyClass) -> Entry? {
         registries.withLock { $0[ObjectIdentifier(protocolClass)] }
     }
 

@@ -1,0 +1,553 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request's life inside HTTPMock: resolve, wait, follow redirects, compute, relay, deliver,
+/// time out or be cancelled.
+///
+/// Everything that touches the `URLProtocolClient` runs on the task's serial work queue
+/// (`startLoading` is called there; timers, dynamic handlers and passthrough answers hop back to
+/// it), because FoundationNetworking crashes on client calls from other queues. The gate
+/// (`State.isClosed`) guarantees nothing reaches the client after the request finished, failed,
+/// timed out or was stopped: FoundationNetworking `fatalError`s on that too.
+final class Exchange: @unchecked Sendable {
+    // @unchecked: `state` is a `Locked`; the other stored properties are immutable, and the
+    // protocol and client (not Sendable) are only used on the task's work queue.
+    private let urlProtocol: MockURLProtocol
+    private let client: any URLProtocolClient
+    private let task: URLSessionTask?
+    private let registry: Registry
+    private let state = Locked(State())
+
+    private struct State {
+        var isClosed = false
+        /// Settings read with the first lookup; later hops use the same.
+        var settings = InstanceSettings()
+        var journalID = 0
+        /// Whether the journal entry must be updated with what the client receives.
+        var outcomePending = false
+        var timers: [DispatchSourceTimer] = []
+        var idleTimer: DispatchSourceTimer?
+        var deadlinesArmed = false
+        var file: FileHandle?
+        var dynamicTask: Task<Void, Never>?
+        var networkTask: URLSessionTask?
+        /// Resolved lazily by reflection, only when something is not delivered synchronously.
+        var workQueue: DispatchQueue??
+        var session: URLSession??
+    }
+
+    /// Maximum redirects followed before failing with `.httpTooManyRedirects`.
+    static let maximumRedirects = 16
+    /// Chunk size of file bodies streamed to delegate-driven tasks.
+    static let fileChunkSize = 256 * 1024
+
+    init(urlProtocol: MockURLProtocol, client: any URLProtocolClient, task: URLSessionTask?, registry: Registry) {
+        self.urlProtocol = urlProtocol
+        self.client = client
+        self.task = task
+        self.registry = registry
+    }
+
+    // MARK: - Entry points (on the work queue)
+
+    func start(_ request: MockRequest) {
+        resolveAndServe(request, hop: 0)
+    }
+
+    /// Serves `response` without a lookup or a journal entry (probes, stopped bridges).
+    func serveUnrecorded(_ response: MockResponse, to request: MockRequest? = nil) {
+        let request = request ?? RequestReader.mockRequest(from: urlProtocol.request, task: task)
+        let settings = registry.settings
+        state.withLock { $0.settings = settings }
+        serve(response, to: request, hop: 0, inherited: nil)
+    }
+
+    /// `stopLoading`: the task was cancelled.
+    func stop() {
+        let wasOpen = state.withLock { !$0.isClosed }
+        if wasOpen {
+            recordOutcome(statusCode: nil, error: URLError(.cancelled))
+        }
+        close()
+    }
+
+    // MARK: - Resolution
+
+    private func resolveAndServe(_ request: MockRequest, hop: Int) {
+        let resolution = registry.resolve(request)
+        state.withLock { state in
+            state.journalID = resolution.journalID
+            if hop == 0 { state.settings = resolution.settings }
+        }
+        serve(resolution.response, to: resolution.request, hop: hop, inherited: nil)
+    }
+
+    private var settings: InstanceSettings { state.withLock { $0.settings } }
+
+    /// Serves `response`. `inherited` is the delivery of a dynamic response whose handler
+    /// produced this one.
+    private func serve(_ response: MockResponse, to request: MockRequest, hop: Int, inherited: Delivery?) {
+        let delivery = response.delivery == .instant ? (inherited ?? .instant) : response.delivery
+        switch response.payload {
+        case .invalid(let message, _):
+            fail(HTTPMockError(.invalidRegistration, message))
+        case .failure(let error):
+            after(startDelay(of: delivery)) { $0.fail(error) }
+        case .dynamic(let handler):
+            runDynamic(handler, for: request, hop: hop, delivery: delivery)
+        case .passthrough:
+            after(startDelay(of: delivery)) { $0.runPassthrough(request) }
+        case .http(let http):
+            after(startDelay(of: delivery)) { $0.respond(http, to: request, hop: hop, delivery: delivery) }
+        }
+    }
+
+    /// Seconds before a response starts: its own delay, `defaultDelay` for `.instant`, `nil`
+    /// for `.never`.
+    private func startDelay(of delivery: Delivery) -> TimeInterval? {
+        if case .never = delivery.kind { return nil }
+        return delivery.startDelay ?? settings.defaultDelay
+    }
+
+    // MARK: - HTTP responses
+
+    private func respond(_ http: MockResponse.HTTPPayload, to request: MockRequest, hop: Int, delivery: Delivery) {
+        let headers = http.effectiveHeaders
+        storeCookies(from: headers, for: request.url)
+
+        if Redirects.isRedirect(http.status), settings.followsRedirects,
+           let location = headers["Location"], let next = Redirects.request(following: location, status: http.status, from: request) {
+            guard hop < Self.maximumRedirects else {
+                fail(URLError(.httpTooManyRedirects, userInfo: [
+                    NSLocalizedDescriptionKey: "HTTPMock followed \(Self.maximumRedirects) redirects from \(request.url.absoluteString) and stopped",
+                    NSURLErrorFailingURLErrorKey: request.url,
+                ]))
+                return
+            }
+            let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
+            askDelegateToRedirect(response: response, to: withCookies(next)) { exchange, approved in
+                if let approved {
+                    exchange.resolveAndServe(approved, hop: hop + 1)
+                } else {
+                    exchange.deliver(http, headers: headers, to: request, delivery: delivery)
+                }
+            }
+            return
+        }
+        deliver(http, headers: headers, to: request, delivery: delivery)
+    }
+
+    private func deliver(_ http: MockResponse.HTTPPayload, headers: HTTPHeaders, to request: MockRequest, delivery: Delivery) {
+        let sendsBody = !http.status.forbidsBody && request.method != .head
+        let body: BodySource
+        do {
+            body = try BodySource(http.body)
+        } catch {
+            fail(error)
+            return
+        }
+        var headers = headers
+        if !http.status.forbidsBody, !headers.contains("Content-Length") {
+            headers["Content-Length"] = String(body.size)
+        }
+        guard let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+            fail(URLError(.badServerResponse))
+            return
+        }
+        recordOutcomeIfPending(statusCode: http.status.code)
+        guard sendsBody, body.size > 0 else {
+            send { client, urlProtocol in
+                client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+                client.urlProtocolDidFinishLoading(urlProtocol)
+            }
+            close()
+            return
+        }
+        let rate: Int? = if case .throttled(let bytesPerSecond, _) = delivery.kind { bytesPerSecond } else { nil }
+        let chunked = (rate != nil || body.isFile && body.size > Self.fileChunkSize) && reportsToDelegate
+        if chunked {
+            let reader: BodyReader
+            do {
+                reader = try body.reader()
+            } catch {
+                fail(error)
+                return
+            }
+            state.withLock { $0.file = reader.file }
+            armDeadlines()
+            send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
+            let chunkSize = rate.map { min(Self.fileChunkSize, max(1, $0 / 10)) } ?? Self.fileChunkSize
+            streamChunks(from: reader, chunkSize: chunkSize, rate: rate, started: .now(), sent: 0)
+            return
+        }
+        // Async and completion-handler tasks keep only the last `didLoad`: one chunk, whole.
+        let data: Data
+        do {
+            data = try body.wholeData()
+        } catch {
+            fail(error)
+            return
+        }
+        let finish: @Sendable (Exchange) -> Void = { exchange in
+            exchange.send { client, urlProtocol in
+                client.urlProtocol(urlProtocol, didLoad: data)
+                client.urlProtocolDidFinishLoading(urlProtocol)
+            }
+            exchange.close()
+        }
+        send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
+        if let rate {
+            // Throttled: the whole body when its time at this rate is up.
+            after(Double(data.count) / Double(rate), finish)
+        } else {
+            finish(self)
+        }
+    }
+
+    /// Sends the body in chunks to a delegate-driven task. After each chunk, waits until the
+    /// delegate queue has run past it (so a slow delegate never lets chunks pile up in memory)
+    /// and, when throttled, until the chunk's time at `rate` has come.
+    private func streamChunks(from reader: BodyReader, chunkSize: Int, rate: Int?, started: DispatchTime, sent: Int) {
+        var reader = reader
+        let chunk: Data
+        do {
+            chunk = try reader.next(chunkSize)
+        } catch {
+            fail(error)
+            return
+        }
+        guard !chunk.isEmpty else {
+            send { client, urlProtocol in client.urlProtocolDidFinishLoading(urlProtocol) }
+            close()
+            return
+        }
+        guard send({ client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: chunk) }) else { return }
+        let total = sent + chunk.count
+        guard let delegateQueue = session?.delegateQueue, let workQueue else {
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream its body; see Docs/LinuxNotes.md"))
+            return
+        }
+        let carried = Carried(reader)
+        delegateQueue.addOperation {
+            workQueue.async {
+                let due = rate.map { started + Double(total) / Double($0) } ?? .now()
+                let wait = max(0, Double(Int64(due.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9)
+                self.after(wait) { exchange in
+                    exchange.streamChunks(from: carried.reader, chunkSize: chunkSize, rate: rate, started: started, sent: total)
+                }
+            }
+        }
+    }
+
+    // MARK: - Dynamic responses
+
+    private func runDynamic(_ handler: DynamicHandler, for request: MockRequest, hop: Int, delivery: Delivery) {
+        guard let workQueue else {
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to run a dynamic response; see Docs/LinuxNotes.md"))
+            return
+        }
+        state.withLock { $0.outcomePending = true }
+        armDeadlines()
+        let task = Task {
+            let result: Result<MockResponse, any Error>
+            do {
+                result = .success(try await handler.handler(request))
+            } catch {
+                result = .failure(error)
+            }
+            workQueue.async {
+                guard !self.isClosed else { return }  // timed out or cancelled: the answer is dropped
+                switch result {
+                case .success(let response):
+                    self.serve(response, to: request, hop: hop, inherited: delivery)
+                case .failure(let error):
+                    self.fail(error)
+                }
+            }
+        }
+        let closed = state.withLock { state -> Bool in
+            if !state.isClosed { state.dynamicTask = task }
+            return state.isClosed
+        }
+        if closed { task.cancel() }
+    }
+
+    // MARK: - Passthrough
+
+    private func runPassthrough(_ request: MockRequest) {
+        guard let workQueue else {
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to pass the request through; see Docs/LinuxNotes.md"))
+            return
+        }
+        state.withLock { $0.outcomePending = true }
+        armDeadlines()
+        var forwarded = URLRequest(url: request.url)
+        forwarded.httpMethod = request.method.rawValue
+        for (name, value) in request.headers { forwarded.setValue(value, forHTTPHeaderField: name) }
+        forwarded.httpBody = request.body
+        let networkTask = registry.passthroughSession.dataTask(with: forwarded) { data, response, error in
+            let relayed = Relayed(data: data, response: response, error: error)
+            workQueue.async { self.finishPassthrough(relayed, for: request) }
+        }
+        let closed = state.withLock { state -> Bool in
+            if !state.isClosed { state.networkTask = networkTask }
+            return state.isClosed
+        }
+        if closed { return }
+        networkTask.resume()
+    }
+
+    private func finishPassthrough(_ relayed: Relayed, for request: MockRequest) {
+        guard !isClosed else { return }
+        if let error = relayed.error {
+            fail(error)
+            return
+        }
+        guard let real = relayed.response as? HTTPURLResponse else {
+            fail(URLError(.badServerResponse))
+            return
+        }
+        var headers = HTTPHeaders()
+        for (name, value) in real.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        // FoundationNetworking has already decoded the body; the client must not decode it again.
+        headers["Content-Encoding"] = nil
+        headers["Content-Length"] = nil
+        let http = MockResponse.HTTPPayload(
+            status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.data ?? Data()), defaultContentType: nil)
+        storeCookies(from: headers, for: request.url)
+        deliver(http, headers: headers, to: request, delivery: .instant)
+    }
+
+    // MARK: - Redirect delegate
+
+    /// Asks the task's (or session's) delegate whether to follow, as URLSession would; without
+    /// a delegate the redirect is followed.
+    private func askDelegateToRedirect(response: HTTPURLResponse?, to next: MockRequest,
+                                       _ decide: @escaping @Sendable (Exchange, MockRequest?) -> Void) {
+        guard let response, let task, let session, let workQueue,
+              let delegate = (task.delegate ?? session.delegate) as? URLSessionTaskDelegate else {
+            decide(self, next)
+            return
+        }
+        var newRequest = URLRequest(url: next.url)
+        newRequest.httpMethod = next.method.rawValue
+        for (name, value) in next.headers { newRequest.setValue(value, forHTTPHeaderField: name) }
+        newRequest.httpBody = next.body
+        let proposal = Carried(newRequest)
+        armDeadlines()
+        session.delegateQueue.addOperation {
+            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: proposal.reader) { approved in
+                let approvedRequest = approved.map { request in
+                    MockRequest(method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url ?? next.url,
+                                headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]), body: request.httpBody)
+                }
+                workQueue.async {
+                    guard !self.isClosed else { return }
+                    decide(self, approvedRequest)
+                }
+            }
+        }
+    }
+
+    // MARK: - Cookies
+
+    /// Stores `Set-Cookie` in the session's cookie storage, which FoundationNetworking does not
+    /// do for a custom protocol.
+    private func storeCookies(from headers: HTTPHeaders, for url: URL) {
+        guard let setCookie = headers["Set-Cookie"], let configuration = session?.configuration,
+              configuration.httpShouldSetCookies, let storage = configuration.httpCookieStorage,
+              storage.cookieAcceptPolicy != .never else { return }
+        let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": setCookie], for: url)
+        storage.setCookies(cookies, for: url, mainDocumentURL: url)
+    }
+
+    /// `request` with the `Cookie` header the session's storage has for its URL: redirect hops
+    /// happen inside HTTPMock, so FoundationNetworking does not add it.
+    private func withCookies(_ request: MockRequest) -> MockRequest {
+        guard let configuration = session?.configuration, configuration.httpShouldSetCookies,
+              let cookies = configuration.httpCookieStorage?.cookies(for: request.url) else { return request }
+        var headers = request.headers
+        headers["Cookie"] = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+        return MockRequest(method: request.method, url: request.url, headers: headers, body: request.body)
+    }
+
+    // MARK: - Timing
+
+    /// Runs `body` on the work queue after `seconds` (at once when 0); never when `nil`.
+    private func after(_ seconds: TimeInterval?, _ body: @escaping @Sendable (Exchange) -> Void) {
+        guard let seconds else {
+            armDeadlines()  // `.never`: only a timeout or a cancellation ends it
+            return
+        }
+        guard seconds > 0 else {
+            body(self)
+            return
+        }
+        guard let workQueue else {
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to delay the response; see Docs/LinuxNotes.md"))
+            return
+        }
+        armDeadlines()
+        let timer = DispatchSource.makeTimerSource(queue: workQueue)
+        timer.schedule(deadline: .now() + seconds)
+        timer.setEventHandler { [weak self] in
+            guard let self, !self.isClosed else { return }
+            body(self)
+        }
+        guard addTimer(timer) else { return }
+        timer.resume()
+    }
+
+    private func addTimer(_ timer: DispatchSourceTimer) -> Bool {
+        state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.timers.append(timer)
+            return true
+        }
+    }
+
+    /// Emulates the timeouts FoundationNetworking never fires for a custom protocol: the
+    /// request timeout (request's `timeoutInterval`, session's `timeoutIntervalForRequest`) as
+    /// the longest wait for the next thing to reach the client, and the instance's `timeout`
+    /// (and the session's `timeoutIntervalForResource`) for the whole request.
+    private func armDeadlines() {
+        let alreadyArmed = state.withLock { state -> Bool in
+            defer { state.deadlinesArmed = true }
+            return state.deadlinesArmed || state.isClosed
+        }
+        guard !alreadyArmed, let workQueue else { return }
+        let configuration = session?.configuration
+        let total = [settings.timeout, configuration?.timeoutIntervalForResource].compactMap { $0 }.filter { $0 > 0 }.min()
+        if let total {
+            let timer = DispatchSource.makeTimerSource(queue: workQueue)
+            timer.schedule(deadline: .now() + total)
+            timer.setEventHandler { [weak self] in self?.timeOut(after: total, what: "HTTPMock's timeout") }
+            if addTimer(timer) { timer.resume() }
+        }
+        resetIdleTimer()
+    }
+
+    private var requestTimeout: TimeInterval? {
+        [urlProtocol.request.timeoutInterval, session?.configuration.timeoutIntervalForRequest].compactMap { $0 }.filter { $0 > 0 }.min()
+    }
+
+    private func resetIdleTimer() {
+        guard let limit = requestTimeout, let workQueue else { return }
+        let timer = DispatchSource.makeTimerSource(queue: workQueue)
+        timer.schedule(deadline: .now() + limit)
+        timer.setEventHandler { [weak self] in self?.timeOut(after: limit, what: "the request's timeout") }
+        let previous = state.withLock { state -> DispatchSourceTimer?? in
+            guard !state.isClosed, state.deadlinesArmed else { return .none }
+            defer { state.idleTimer = timer }
+            return .some(state.idleTimer)
+        }
+        guard let previous else { return }
+        previous?.cancel()
+        timer.resume()
+    }
+
+    private func timeOut(after seconds: TimeInterval, what: String) {
+        guard !isClosed else { return }
+        fail(URLError(.timedOut, userInfo: [
+            NSLocalizedDescriptionKey: "The request timed out: no answer within \(seconds) s (\(what)).",
+            NSURLErrorFailingURLErrorKey: urlProtocol.request.url as Any,
+        ]))
+    }
+
+    // MARK: - Client access and the gate
+
+    private var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// Calls `body` with the client unless the exchange is closed; restarts the idle timeout.
+    /// Runs on the work queue, where `stopLoading` also runs, so the check and the call cannot
+    /// interleave with a cancellation.
+    @discardableResult
+    private func send(_ body: (any URLProtocolClient, URLProtocol) -> Void) -> Bool {
+        guard !isClosed else { return false }
+        body(client, urlProtocol)
+        if state.withLock({ $0.deadlinesArmed }) { resetIdleTimer() }
+        return true
+    }
+
+    private func fail(_ error: any Error) {
+        recordOutcome(statusCode: nil, error: error)
+        send { client, urlProtocol in client.urlProtocol(urlProtocol, didFailWithError: error) }
+        close()
+    }
+
+    private func recordOutcome(statusCode: Int?, error: (any Error)?) {
+        let id = state.withLock { $0.journalID }
+        registry.recordOutcome(journalID: id, statusCode: statusCode, error: error)
+    }
+
+    private func recordOutcomeIfPending(statusCode: Int) {
+        let pending = state.withLock { state -> Bool in
+            defer { state.outcomePending = false }
+            return state.outcomePending
+        }
+        if pending { recordOutcome(statusCode: statusCode, error: nil) }
+    }
+
+    /// Closes the gate: nothing reaches the client after this; timers, handlers, network
+    /// requests and files are released.
+    private func close() {
+        let released = state.withLock { state -> State? in
+            guard !state.isClosed else { return nil }
+            state.isClosed = true
+            let released = state
+            state.timers = []
+            state.idleTimer = nil
+            state.file = nil
+            state.dynamicTask = nil
+            state.networkTask = nil
+            return released
+        }
+        guard let released else { return }
+        for timer in released.timers { timer.cancel() }
+        released.idleTimer?.cancel()
+        released.dynamicTask?.cancel()
+        released.networkTask?.cancel()
+        try? released.file?.close()
+        urlProtocol.exchangeDidClose()
+    }
+
+    // MARK: - Task internals, resolved once
+
+    private var workQueue: DispatchQueue? {
+        if let cached = state.withLock({ $0.workQueue }) { return cached }
+        let queue = task.flatMap(TaskInternals.workQueue(of:))
+        state.withLock { $0.workQueue = .some(queue) }
+        return queue
+    }
+
+    private var session: URLSession? {
+        if let cached = state.withLock({ $0.session }) { return cached }
+        let session = task.flatMap(TaskInternals.session(of:))
+        state.withLock { $0.session = .some(session) }
+        return session
+    }
+
+    private var reportsToDelegate: Bool {
+        guard let task, let session else { return false }
+        return TaskInternals.reportsToDelegate(task, in: session)
+    }
+}
+
+/// Carries a non-Sendable value through a `@Sendable` closure between the delegate queue and
+/// the task's work queue. `@unchecked`: the value is only used on one queue at a time.
+private struct Carried<Value>: @unchecked Sendable {
+    var reader: Value
+    init(_ value: Value) { reader = value }
+}
+
+/// A passthrough answer, carried from the passthrough session's queue to the work queue.
+private struct Relayed: @unchecked Sendable {
+    // @unchecked: `URLResponse` is immutable once received; read only on the work queue.
+    let data: Data?
+    let response: URLResponse?
+    let error: (any Error)?
+}

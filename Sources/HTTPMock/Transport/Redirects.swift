@@ -1,0 +1,27 @@
+import Foundation
+
+/// The redirect rules HTTPMock applies itself, because FoundationNetworking crashes when a
+/// custom protocol reports a redirect.
+enum Redirects {
+    static func isRedirect(_ status: HTTPStatus) -> Bool {
+        [301, 302, 303, 307, 308].contains(status.code)
+    }
+
+    /// The request a client makes after `status` with `Location: location`: the location
+    /// resolved against the request URL; `303` (and `301`/`302` after a `POST`) become `GET`
+    /// without a body (a `HEAD` stays `HEAD`); `307`/`308` keep method and body.
+    static func request(following location: String, status: HTTPStatus, from request: MockRequest) -> MockRequest? {
+        guard let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
+              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        let becomesGet = request.method != .head
+            && (status.code == 303 || ((status.code == 301 || status.code == 302) && request.method == .post))
+        var headers = request.headers
+        if becomesGet {
+            headers["Content-Type"] = nil
+            headers["Content-Length"] = nil
+        }
+        headers["Cookie"] = nil  // recomputed for the new URL from the session's storage
+        return MockRequest(method: becomesGet ? .get : request.method, url: url, headers: headers,
+                           body: becomesGet ? nil : request.body)
+    }
+}
