@@ -13,6 +13,7 @@ let package = Package(
         .testTarget(
             name: "HTTPMockTests",
             dependencies: ["HTTPMock"],
+            exclude: ["Support/test_server.py"],
             resources: [.copy("Fixtures"), .process("Resources")]
         ),
     ],

@@ -287,16 +287,22 @@ final class Exchange: @unchecked Sendable {
         forwarded.httpMethod = request.method.rawValue
         for (name, value) in request.headers { forwarded.setValue(value, forHTTPHeaderField: name) }
         forwarded.httpBody = request.body
-        let networkTask = registry.passthroughSession.dataTask(with: forwarded) { data, response, error in
-            let relayed = Relayed(data: data, response: response, error: error)
-            workQueue.async { self.finishPassthrough(relayed, for: request) }
+        // Not on the work queue: every FoundationNetworking session's work queue targets one
+        // shared queue, and creating, resuming or cancelling a task `sync`s onto it, which from
+        // inside a work queue is a deadlock that libdispatch turns into a crash.
+        let session = registry.passthroughSession
+        let forwardedRequest = forwarded
+        DispatchQueue.global().async {
+            let networkTask = session.dataTask(with: forwardedRequest) { data, response, error in
+                let relayed = Relayed(data: data, response: response, error: error)
+                workQueue.async { self.finishPassthrough(relayed, for: request) }
+            }
+            let closed = self.state.withLock { state -> Bool in
+                if !state.isClosed { state.networkTask = networkTask }
+                return state.isClosed
+            }
+            if !closed { networkTask.resume() }
         }
-        let closed = state.withLock { state -> Bool in
-            if !state.isClosed { state.networkTask = networkTask }
-            return state.isClosed
-        }
-        if closed { return }
-        networkTask.resume()
     }
 
     private func finishPassthrough(_ relayed: Relayed, for request: MockRequest) {
@@ -510,7 +516,9 @@ final class Exchange: @unchecked Sendable {
         for timer in released.timers { timer.cancel() }
         released.idleTimer?.cancel()
         released.dynamicTask?.cancel()
-        released.networkTask?.cancel()
+        if let networkTask = released.networkTask {
+            DispatchQueue.global().async { networkTask.cancel() }  // not on the work queue, see runPassthrough
+        }
         try? released.file?.close()
         urlProtocol.exchangeDidClose()
     }

@@ -13,15 +13,14 @@ enum Redirects {
     static func request(following location: String, status: HTTPStatus, from request: MockRequest) -> MockRequest? {
         guard let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
               let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
-        let becomesGet = request.method != .head
-            && (status.code == 303 || ((status.code == 301 || status.code == 302) && request.method == .post))
+        let dropsBody = status.code == 303 || ((status.code == 301 || status.code == 302) && request.method == .post)
         var headers = request.headers
-        if becomesGet {
+        if dropsBody {
             headers["Content-Type"] = nil
             headers["Content-Length"] = nil
         }
         headers["Cookie"] = nil  // recomputed for the new URL from the session's storage
-        return MockRequest(method: becomesGet ? .get : request.method, url: url, headers: headers,
-                           body: becomesGet ? nil : request.body)
+        let method: HTTPMethod = dropsBody && request.method != .head ? .get : request.method
+        return MockRequest(method: method, url: url, headers: headers, body: dropsBody ? nil : request.body)
     }
 }
