@@ -26,22 +26,26 @@ public final class HTTPMock: Sendable {
     /// The class registered for `URLSession.shared` by ``interceptSharedSession()``, made on first use.
     private let sharedSessionBridge = Locked<MockURLProtocol.Type?>(nil)
 
-    /// The session that requests are served from this instance's mocks. Made once, with an
-    /// ephemeral configuration, ``cookieStorage`` and no `URLCache`.
-    public let urlSession: URLSession
+    /// The session that requests are served from this instance's mocks. Made once, on first
+    /// use, with an ephemeral configuration, ``cookieStorage`` and no `URLCache`.
+    ///
+    /// Made lazily because on Linux the first `URLSession` a process makes fixes the protocol
+    /// classes `URLSession.shared` will use; see ``interceptSharedSession(fileID:filePath:line:column:)``.
+    public var urlSession: URLSession {
+        lazySession.withLock { session in
+            if let session { return session }
+            let made = URLSession(configuration: Self.configuration(from: .ephemeral, protocolClass: protocolType, cookieStorage: cookieStorage))
+            session = made
+            return made
+        }
+    }
+
+    private let lazySession = Locked<URLSession?>(nil)
 
     /// The cookie storage of ``urlSession`` and of every configuration
     /// ``makeSessionConfiguration(from:)`` returns: `Set-Cookie` headers of mocked responses are
     /// stored here, and later requests through those sessions carry them in `Cookie`.
     public let cookieStorage: HTTPCookieStorage
-
-    /// A plain ephemeral session, without HTTPMock, for `.passthrough` when no session is given.
-    private static let defaultPassthroughSession: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.protocolClasses = []  // never HTTPMock's, even if registered globally
-        configuration.urlCache = nil
-        return URLSession(configuration: configuration)
-    }()
 
     /// A new, empty instance.
     ///
@@ -50,13 +54,12 @@ public final class HTTPMock: Sendable {
     ///   means a plain ephemeral session without HTTPMock.
     public init(passthroughSession: URLSession? = nil) {
         Reporter.prepare()
-        let registry = Registry(passthroughSession: passthroughSession ?? Self.defaultPassthroughSession)
+        let registry = Registry(passthroughSession: passthroughSession)
         let protocolType = InstanceTable.makeProtocolClass(for: registry)
         let cookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage ?? HTTPCookieStorage.shared
         self.registry = registry
         self.protocolType = protocolType
         self.cookieStorage = cookieStorage
-        self.urlSession = URLSession(configuration: Self.configuration(from: .ephemeral, protocolClass: protocolType, cookieStorage: cookieStorage))
     }
 
     deinit {
@@ -64,7 +67,7 @@ public final class HTTPMock: Sendable {
         // A registered shared-session bridge cannot be unregistered from FoundationNetworking's
         // snapshot; with its table entry gone it fails requests instead of serving stale mocks.
         if let bridge = sharedSessionBridge.withLock({ $0 }) { InstanceTable.remove(bridge) }
-        urlSession.finishTasksAndInvalidate()
+        lazySession.withLock { $0 }?.finishTasksAndInvalidate()
     }
 
     /// This instance's `URLProtocol` class, for configurations you assemble yourself.
@@ -164,9 +167,12 @@ public final class HTTPMock: Sendable {
         registry.interceptsSharedSession = true
         guard SharedSessionBridge.probe() else {
             registry.interceptsSharedSession = false
-            Reporter.warn("""
-                interceptSharedSession(): URLSession.shared is not served by HTTPMock. On Linux,                 URLSession.shared snapshots the registered URLProtocol classes when it is first used,                 and it was used before this call. Call interceptSharedSession() before anything uses                 URLSession.shared (for example first thing in the test bundle's setup), or inject                 mock.urlSession instead.
-                """, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            Reporter.warn(
+                "interceptSharedSession(): URLSession.shared is not served by HTTPMock. On Linux, URLSession.shared "
+                    + "snapshots the registered URLProtocol classes when the process makes its first URLSession, and "
+                    + "one was made before this call. Call interceptSharedSession() before anything makes or uses a "
+                    + "URLSession (for example first thing in the test bundle's setup), or inject mock.urlSession instead.",
+                at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
             return false
         }
         return true

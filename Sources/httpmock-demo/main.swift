@@ -7,6 +7,11 @@
 
 import HTTPMock
 
+// Code that uses URLSession.shared cannot be handed a session. interceptSharedSession() must run
+// before anything uses URLSession.shared (on Linux it snapshots the protocol classes then), so it
+// comes first.
+let sharedIntercepted = HTTPMock.shared.interceptSharedSession()
+
 struct User: Codable, Equatable {
     var id: Int
     var name: String
@@ -88,6 +93,19 @@ await exchange("POST /users") { "\(try await client.createUser(name: "Grace"))" 
 await exchange("GET /search?q=swift") { "\(try await client.search("swift").map(\.name))" }
 await exchange("GET /search?q=offline (a transport failure)", expectFailure: true) { "\(try await client.search("offline"))" }
 await exchange("GET /search?q=rust (nothing registered)", expectFailure: true) { "\(try await client.search("rust"))" }
+
+// URLSession.shared, served by HTTPMock.shared, then released back to the network.
+HTTPMock.shared.addResponses(forPath: "/status", host: "legacy.invalid", responses: [.plaintext("served by HTTPMock.shared")])
+await exchange("URLSession.shared GET https://legacy.invalid/status") {
+    guard sharedIntercepted else { throw URLError(.unsupportedURL) }
+    let (data, _) = try await URLSession.shared.data(from: URL(string: "https://legacy.invalid/status")!)
+    return String(decoding: data, as: UTF8.self)
+}
+HTTPMock.shared.stopInterceptingSharedSession()
+await exchange("URLSession.shared after stopInterceptingSharedSession() (.invalid never resolves)", expectFailure: true) {
+    let (data, _) = try await URLSession.shared.data(from: URL(string: "https://legacy.invalid/status")!)
+    return String(decoding: data, as: UTF8.self)
+}
 
 print("\nJournal (mock.recordedRequests):")
 for entry in mock.recordedRequests {

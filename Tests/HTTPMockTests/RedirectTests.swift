@@ -147,7 +147,7 @@ struct SharedSessionTests {
             result = mock.interceptSharedSession()
         } matching: { issue in
             issue.severity == .warning && issue.description.contains("snapshots the registered URLProtocol classes")
-                && issue.description.contains("before anything uses")
+                && issue.description.contains("before anything makes or uses a URLSession")
         }
         #expect(result == false)
         mock.stopInterceptingSharedSession()

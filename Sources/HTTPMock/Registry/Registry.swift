@@ -87,14 +87,28 @@ final class Registry: Sendable {
 
     let state = Locked(State())
 
-    /// The session `.passthrough` requests are sent with.
-    let passthroughSession: URLSession
+    /// The session `.passthrough` requests are sent with; `nil` means ``defaultPassthroughSession``.
+    private let customPassthroughSession: URLSession?
+
+    /// A plain ephemeral session, without HTTPMock, made on first use: on Linux the first
+    /// `URLSession` a process makes fixes what `URLSession.shared` can be served by.
+    private static let defaultPassthroughSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        // Keep the built-in protocols: with none that accepts a request, FoundationNetworking
+        // falls back to the globally registered classes, which may include HTTPMock's shared-
+        // session bridge, and a passthrough would loop back into HTTPMock.
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { !($0 is MockURLProtocol.Type) }
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
+
+    var passthroughSession: URLSession { customPassthroughSession ?? Self.defaultPassthroughSession }
 
     /// Whether `URLSession.shared`'s requests are served (see `interceptSharedSession()`).
     private let sharedSessionInterception = Locked(false)
 
-    init(passthroughSession: URLSession) {
-        self.passthroughSession = passthroughSession
+    init(passthroughSession: URLSession?) {
+        self.customPassthroughSession = passthroughSession
     }
 
     var interceptsSharedSession: Bool {

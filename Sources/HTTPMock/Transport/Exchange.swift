@@ -460,7 +460,7 @@ final class Exchange: @unchecked Sendable {
         guard !isClosed else { return }
         fail(URLError(.timedOut, userInfo: [
             NSLocalizedDescriptionKey: "The request timed out: no answer within \(seconds) s (\(what)).",
-            NSURLErrorFailingURLErrorKey: urlProtocol.request.url as Any,
+            NSURLErrorFailingURLErrorKey: urlProtocol.request.url ?? URL(fileURLWithPath: "/"),
         ]))
     }
 
