@@ -4,29 +4,43 @@ import Testing
 
 /// Cancelling at the very moment a response completes can deadlock inside FoundationNetworking
 /// itself (swift-corelibs-foundation issue 5412, real HTTP too), so these tests cancel well
-/// before completion and never race it.
+/// before completion and never race it: each waits until HTTPMock has journaled the request
+/// (so its delay is pending) before cancelling, and the delays are long.
 @Suite("Cancellation")
 struct CancellationTests {
+    /// Waits until `mock` has journaled a request to `path`.
+    static func waitUntilJournaled(_ mock: HTTPMock, _ path: String) async {
+        for _ in 0..<1_000 {
+            if !mock.requests(to: path).isEmpty { return }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+
+    /// Runs a completion-handler data task; `cancelWhenJournaled` cancels it once HTTPMock has it.
+    static func run(_ mock: HTTPMock, _ path: String, cancelWhenJournaled: Bool) async -> Result<String, any Error> {
+        let outcome = Captured<Result<String, any Error>>()
+        let done = AsyncSignal()
+        let task = mock.urlSession.dataTask(with: url("https://example.com\(path)")) { data, _, error in
+            outcome.set(error.map { .failure($0) } ?? .success(String(decoding: data ?? Data(), as: UTF8.self)))
+            done.fire()
+        }
+        task.resume()
+        if cancelWhenJournaled {
+            await waitUntilJournaled(mock, path)
+            task.cancel()
+        }
+        await done.wait()
+        return outcome.value ?? .failure(URLError(.unknown))
+    }
+
     @Test("cancelling a task while its delay is pending fails it with .cancelled and journals that")
     func cancelPendingDelay() async throws {
         let mock = HTTPMock()
         mock.addResponses(forPath: "/slow", responses: [.plaintext("late", delivery: .delayed(5))])
-        let result = Captured<(any Error)?>()
-        let done = DispatchSemaphore(value: 0)
-        let task = mock.urlSession.dataTask(with: url("https://example.com/slow")) { _, _, error in
-            result.set(error)
-            done.signal()
-        }
-        task.resume()
-        try await Task.sleep(nanoseconds: 100_000_000)
-        task.cancel()
         let start = Date()
-        while done.wait(timeout: .now()) == .timedOut {
-            try await Task.sleep(nanoseconds: 10_000_000)
-            #expect(Date().timeIntervalSince(start) < 3, "the cancelled task did not complete")
-            if Date().timeIntervalSince(start) >= 3 { return }
-        }
-        #expect(((result.value ?? nil) as? URLError)?.code == .cancelled)
+        let outcome = await Self.run(mock, "/slow", cancelWhenJournaled: true)
+        #expect(Date().timeIntervalSince(start) < 4)
+        #expect(throws: URLError.self) { try outcome.get() }
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .cancelled)
     }
 
@@ -35,31 +49,28 @@ struct CancellationTests {
         let mock = HTTPMock()
         mock.addResponses(forPath: "/slow", responses: [.plaintext("late", delivery: .delayed(5))])
         let request = Task { try await mock.urlSession.reply("https://example.com/slow") }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await Self.waitUntilJournaled(mock, "/slow")
+        try await Task.sleep(nanoseconds: 50_000_000)
         request.cancel()
         let start = Date()
         let outcome = await request.result
-        #expect(Date().timeIntervalSince(start) < 3)
+        #expect(Date().timeIntervalSince(start) < 4)
         #expect(throws: (any Error).self) { try outcome.get() }
+        #expect((mock.recordedRequests.first?.error as? URLError)?.code == .cancelled)
     }
 
     @Test("stress: 300 concurrent delayed requests, half cancelled while pending; the rest answered; no crash")
     func cancellationStress() async throws {
         let mock = HTTPMock()
         mock.addResponses(forPath: "/item/:n", responses: [.dynamic(lifetime: .eternal) { request in
-            .plaintext(request.pathParameters["n"] ?? "?", delivery: .delayed(0.4))
+            .plaintext(request.pathParameters["n"] ?? "?", delivery: .delayed(2))
         }])
-        mock.addResponses(forPath: "/static/:n", responses: [.plaintext("static", lifetime: .eternal, delivery: .delayed(0.4))])
+        mock.addResponses(forPath: "/static/:n", responses: [.plaintext("static", lifetime: .eternal, delivery: .delayed(2))])
         let outcomes = await withTaskGroup(of: (Int, Result<String, any Error>).self) { group in
             for index in 0..<300 {
                 group.addTask {
-                    let path = index.isMultiple(of: 3) ? "static" : "item"
-                    let request = Task { try await mock.urlSession.reply("https://example.com/\(path)/\(index)").text }
-                    if index.isMultiple(of: 2) {
-                        try? await Task.sleep(nanoseconds: 50_000_000)
-                        request.cancel()
-                    }
-                    return (index, await request.result)
+                    let path = "/\(index.isMultiple(of: 3) ? "static" : "item")/\(index)"
+                    return (index, await Self.run(mock, path, cancelWhenJournaled: index.isMultiple(of: 2)))
                 }
             }
             return await group.reduce(into: [Int: Result<String, any Error>]()) { $0[$1.0] = $1.1 }
@@ -70,8 +81,9 @@ struct CancellationTests {
             case .success(let text):
                 #expect(!index.isMultiple(of: 2), "request \(index) was cancelled but answered")
                 #expect(text == (index.isMultiple(of: 3) ? "static" : "\(index)"))
-            case .failure:
-                #expect(index.isMultiple(of: 2), "request \(index) was not cancelled but failed: \(outcome)")
+            case .failure(let error):
+                #expect(index.isMultiple(of: 2), "request \(index) was not cancelled but failed: \(error)")
+                #expect((error as? URLError)?.code == .cancelled)
             }
         }
         let cancelled = mock.recordedRequests.filter { ($0.error as? URLError)?.code == .cancelled }
@@ -91,13 +103,38 @@ struct CancellationTests {
             }
             return .plaintext("done")
         }])
-        let request = Task { try await mock.urlSession.reply("https://example.com/work") }
-        try await Task.sleep(nanoseconds: 150_000_000)
-        request.cancel()
-        _ = await request.result
-        for _ in 0..<100 where handlerCancelled.value != true {
+        _ = await Self.run(mock, "/work", cancelWhenJournaled: true)
+        for _ in 0..<300 where handlerCancelled.value != true {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         #expect(handlerCancelled.value == true)
+    }
+}
+
+/// A one-shot signal an async test can wait for.
+final class AsyncSignal: @unchecked Sendable {
+    // @unchecked: state guarded by `lock`.
+    private let lock = NSLock()
+    private var fired = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func fire() {
+        let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            fired = true
+            defer { self.waiter = nil }
+            return self.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let alreadyFired = lock.withLock { () -> Bool in
+                if fired { return true }
+                waiter = continuation
+                return false
+            }
+            if alreadyFired { continuation.resume() }
+        }
     }
 }

@@ -16,6 +16,8 @@ class MockURLProtocol: URLProtocol {
     /// Touched only on the task's work queue (`startLoading`, `stopLoading` and the exchange's
     /// own callbacks all run there).
     private var exchange: Exchange?
+    /// `stopLoading` came before `startLoading` (a task cancelled before it started).
+    private var isStopped = false
 
     override class func canInit(with request: URLRequest) -> Bool {
         // `false` would send the request to the real network on FoundationNetworking, even
@@ -29,7 +31,7 @@ class MockURLProtocol: URLProtocol {
     }
 
     override func startLoading() {
-        guard let client else { return }
+        guard let client, !isStopped else { return }
         let mockRequest = RequestReader.mockRequest(from: request, task: task)
         guard let entry = InstanceTable.entry(for: type(of: self)) else {
             client.urlProtocol(self, didFailWithError: HTTPMockError(.instanceDeallocated,
@@ -59,6 +61,7 @@ class MockURLProtocol: URLProtocol {
     }
 
     override func stopLoading() {
+        isStopped = true
         exchange?.stop()
     }
 
