@@ -52,9 +52,13 @@ public final class HTTPMock: Sendable {
     /// - Parameter passthroughSession: the session `.passthrough` requests (by policy or by
     ///   ``MockResponse/passthrough(lifetime:delivery:)``) are sent with; `nil` (the default)
     ///   means a plain ephemeral session without HTTPMock.
-    public init(passthroughSession: URLSession? = nil) {
+    public init(
+        passthroughSession: URLSession? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) {
         Reporter.prepare()
-        let registry = Registry(passthroughSession: passthroughSession)
+        let registry = Registry(passthroughSession: passthroughSession,
+                                creationLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         let protocolType = InstanceTable.makeProtocolClass(for: registry)
         let cookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage ?? HTTPCookieStorage.shared
         self.registry = registry

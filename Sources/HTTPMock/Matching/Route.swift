@@ -80,6 +80,8 @@ struct Route: Sendable {
     let specificity: Specificity
     /// Registration order: breaks ties deterministically.
     let order: Int
+    /// Where the route was first registered, for reports.
+    var location: SourceLocation? = nil
 
     /// Whether `self` takes precedence over `other`.
     func precedes(_ other: Route) -> Bool {
@@ -91,6 +93,8 @@ struct Route: Sendable {
 struct ResponseQueue: Sendable {
     private var entries: [(response: MockResponse, remaining: Int?)] = []
     private var head = 0
+    /// How many requests this queue has answered.
+    private(set) var servedCount = 0
 
     var isEmpty: Bool { head == entries.count }
 
@@ -101,6 +105,7 @@ struct ResponseQueue: Sendable {
     /// The next response, consuming one use of it.
     mutating func pop() -> MockResponse? {
         guard head < entries.count else { return nil }
+        servedCount += 1
         let response = entries[head].response
         if let remaining = entries[head].remaining {
             if remaining <= 1 {
@@ -118,6 +123,9 @@ struct ResponseQueue: Sendable {
 
     /// Responses not yet served (a `.multiple` response counts once).
     var pendingCount: Int { entries.count - head }
+
+    /// Pending responses that are not `.eternal`: what `verify()` expects to be consumed.
+    var pendingFiniteCount: Int { entries[head...].filter { $0.remaining != nil }.count }
 
     /// Whether a pending response is `.eternal`, so anything appended is unreachable.
     var endsWithEternal: Bool { entries[head...].contains { $0.remaining == nil } }

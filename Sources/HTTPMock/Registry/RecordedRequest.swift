@@ -14,15 +14,21 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     public let isMatched: Bool
     /// The matched route, for example `GET api.example.com/user`; `nil` when unmatched.
     public let route: String?
-    /// The status code served, or `nil` when the request failed.
-    public let statusCode: Int?
+    /// The status code the client received, or `nil` when the request failed.
+    public internal(set) var statusCode: Int?
     /// The error the request failed with, or `nil` when a response was served.
-    public let error: (any Error)?
+    public internal(set) var error: (any Error)?
     /// When HTTPMock received the request.
     public let date: Date
+    /// For an unmatched request: why no route matched, with the closest registrations and one
+    /// line per field that differs. `nil` for matched requests.
+    public internal(set) var nearMissReport: String?
     /// Identifies the entry so an answer that arrives later (dynamic, passthrough, a timeout)
     /// can be recorded on it.
     let id: Int
+    /// Whether `verify()` reports it: unmatched, and not sent to the network by the
+    /// `.passthrough` policy (which is what that policy is for).
+    var countsAsMiss: Bool = false
 
     public var description: String {
         let outcome = statusCode.map { "\($0)" } ?? error.map { "error: \($0)" } ?? "no answer"

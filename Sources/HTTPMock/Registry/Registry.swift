@@ -10,6 +10,7 @@ struct InstanceSettings: Sendable {
     var timeout: TimeInterval = 15
     var defaultDelay: TimeInterval = 0
     var followsRedirects = true
+    var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger)
 }
 
 /// What the transport must do with one request.
@@ -25,12 +26,14 @@ struct Resolution: Sendable {
     let settings: InstanceSettings
     /// The journal entry of this request.
     let journalID: Int
+    /// For an unmatched request, the near-miss report.
+    var nearMissReport: String?
 
     /// The response to serve: the route's, or the one the unmocked policy gives.
     var response: MockResponse {
         switch answer {
         case .matched(_, let response): return response
-        case .unmatched(let policy): return policy.response(for: request)
+        case .unmatched(let policy): return policy.response(for: request, report: nearMissReport)
         }
     }
 }
@@ -60,12 +63,16 @@ final class Registry: Sendable {
         var nextJournalID = 0
         /// Unmatched requests under `.failTest`, not yet reported to a test.
         var unreportedMisses: [RecordedRequest] = []
+        /// Journal entries and routes `verify()` has already reported, so nothing is reported twice.
+        var reportedMissIDs: Set<Int> = []
+        var reportedPendingRoutes: Set<Int> = []
 
         mutating func appendJournal(_ request: MockRequest, isMatched: Bool, route: String?,
                                     outcome: (statusCode: Int?, error: (any Error)?), date: Date) -> RecordedRequest {
             nextJournalID += 1
             let entry = RecordedRequest(request: request, isMatched: isMatched, route: route,
-                                        statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID)
+                                        statusCode: outcome.statusCode, error: outcome.error, date: date,
+                                        nearMissReport: nil, id: nextJournalID)
             journal.append(entry)
             return entry
         }
@@ -107,8 +114,12 @@ final class Registry: Sendable {
     /// Whether `URLSession.shared`'s requests are served (see `interceptSharedSession()`).
     private let sharedSessionInterception = Locked(false)
 
-    init(passthroughSession: URLSession?) {
+    /// Where the owning `HTTPMock` was made, for reports that have no better location.
+    let creationLocation: SourceLocation
+
+    init(passthroughSession: URLSession?, creationLocation: SourceLocation) {
         self.customPassthroughSession = passthroughSession
+        self.creationLocation = creationLocation
     }
 
     var interceptsSharedSession: Bool {
@@ -120,14 +131,14 @@ final class Registry: Sendable {
     /// - Returns: whether the queue already held an `.eternal` response, which makes the new
     ///   responses unreachable.
     @discardableResult
-    func register(_ key: RouteKey, responses: [MockResponse]) -> Bool {
+    func register(_ key: RouteKey, responses: [MockResponse], location: SourceLocation? = nil) -> Bool {
         state.withLock { state in
             let position: Int
             if let existing = state.routes.positionsByKey[key] {
                 position = existing
             } else {
                 position = state.routes.routes.count
-                state.routes.routes.append(Route(key: key, specificity: key.specificity, order: state.nextOrder))
+                state.routes.routes.append(Route(key: key, specificity: key.specificity, order: state.nextOrder, location: location))
                 state.routes.positionsByKey[key] = position
                 state.routes.index.insert(key, at: position)
                 state.queues.append(ResponseQueue())
@@ -155,7 +166,7 @@ final class Registry: Sendable {
         while true {
             let (snapshot, generation) = state.withLock { ($0.routes, $0.generation) }
             let matching = Self.matchingRoutes(for: request, in: snapshot)
-            let outcome: Resolution? = state.withLock { state in
+            let outcome: (Resolution, [NearMissAnalysis.QueueState])? = state.withLock { state in
                 guard state.generation == generation else { return nil }
                 for (position, parameters) in matching where !state.queues[position].isEmpty {
                     guard let response = state.queues[position].pop() else { continue }
@@ -163,15 +174,29 @@ final class Registry: Sendable {
                     served.pathParameters = parameters
                     let route = snapshot.routes[position].key.description
                     let entry = state.appendJournal(served, isMatched: true, route: route, outcome: response.outcome, date: date)
-                    return Resolution(answer: .matched(route: route, response: response), request: served,
-                                      settings: state.settings, journalID: entry.id)
+                    return (Resolution(answer: .matched(route: route, response: response), request: served,
+                                       settings: state.settings, journalID: entry.id), [])
                 }
                 let policy = state.settings.unmockedPolicy
-                let entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
+                var entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
+                if case .passthrough = policy.kind {} else {
+                    entry.countsAsMiss = true
+                    state.journal[state.journal.count - 1] = entry
+                }
                 if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
-                return Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id)
+                let queues = state.queues.map { NearMissAnalysis.QueueState(pending: $0.pendingCount, served: $0.servedCount) }
+                return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id), queues)
             }
-            if let outcome { return outcome }
+            guard let (decided, queues) = outcome else { continue }
+            var resolution = decided
+            if case .unmatched = resolution.answer {
+                // Outside the lock: the analysis reads every route and may run user predicates.
+                let misses = NearMissAnalysis.nearMisses(for: request, routes: snapshot.routes, queues: queues)
+                let report = NearMissAnalysis.report(for: request, nearMisses: misses)
+                resolution.nearMissReport = report
+                updateJournal(resolution.journalID) { $0.nearMissReport = report }
+            }
+            return resolution
         }
     }
 
@@ -210,17 +235,28 @@ final class Registry: Sendable {
     /// Journals a request that the transport answered without a lookup (an unsupported task).
     func recordUnserved(_ request: MockRequest, error: any Error) {
         let date = Date()
-        state.withLock { _ = $0.appendJournal(request, isMatched: false, route: nil, outcome: (nil, error), date: date) }
+        state.withLock { state in
+            _ = state.appendJournal(request, isMatched: false, route: nil, outcome: (nil, error), date: date)
+            state.journal[state.journal.count - 1].countsAsMiss = true
+        }
     }
 
     /// Records on journal entry `id` what the client finally received, when that differs from
     /// what the lookup knew (a dynamic or passthrough answer, a timeout, a cancellation).
     func recordOutcome(journalID id: Int, statusCode: Int?, error: (any Error)?) {
+        updateJournal(id) { entry in
+            entry.statusCode = statusCode
+            entry.error = error
+        }
+    }
+
+    private func updateJournal(_ id: Int, _ update: (inout RecordedRequest) -> Void) {
         state.withLock { state in
             guard let index = state.journal.lastIndex(where: { $0.id == id }) else { return }
-            let old = state.journal[index]
-            state.journal[index] = RecordedRequest(request: old.request, isMatched: old.isMatched, route: old.route,
-                                                   statusCode: statusCode, error: error, date: old.date, id: old.id)
+            update(&state.journal[index])
+            if let missIndex = state.unreportedMisses.lastIndex(where: { $0.id == id }) {
+                update(&state.unreportedMisses[missIndex])
+            }
         }
     }
 
@@ -232,11 +268,51 @@ final class Registry: Sendable {
         state.withLock { body(&$0.settings) }
     }
 
+    /// Routes with responses that are neither served nor `.eternal`, in registration order.
+    var pending: [(route: Route, position: Int, count: Int)] {
+        state.withLock { state in
+            state.routes.routes.enumerated().compactMap { position, route in
+                let count = state.queues[position].pendingFiniteCount
+                return count > 0 ? (route, position, count) : nil
+            }
+        }
+    }
+
+    /// What `verify()` has not reported yet: misses and routes with pending responses. Marks
+    /// them reported.
+    func takeUnverified() -> (misses: [RecordedRequest], pending: [(route: Route, count: Int)]) {
+        state.withLock { state in
+            let misses = state.journal.filter { $0.countsAsMiss && !state.reportedMissIDs.contains($0.id) }
+            state.reportedMissIDs.formUnion(misses.map(\.id))
+            state.unreportedMisses = []
+            var pending: [(route: Route, count: Int)] = []
+            for (position, route) in state.routes.routes.enumerated() where !state.reportedPendingRoutes.contains(position) {
+                let count = state.queues[position].pendingFiniteCount
+                if count > 0 {
+                    pending.append((route, count))
+                    state.reportedPendingRoutes.insert(position)
+                }
+            }
+            return (misses, pending)
+        }
+    }
+
+    /// Marks a miss as reported (XCTest reports `.failTest` misses at once).
+    func markReported(journalID id: Int) {
+        state.withLock { state in
+            state.reportedMissIDs.insert(id)
+            state.unreportedMisses.removeAll { $0.id == id }
+        }
+    }
+
     /// Removes every route, queued response and journal entry; keeps the policies.
     func clear() {
         state.withLock { state in
             state.rebuild(keeping: { _ in false })
             state.journal = []
+            state.unreportedMisses = []
+            state.reportedMissIDs = []
+            state.reportedPendingRoutes = []
         }
     }
 
@@ -246,6 +322,8 @@ final class Registry: Sendable {
         state.withLock { state in
             state.rebuild(keeping: { $0.key.host.name != host })
             state.journal.removeAll { $0.request.normalizedHost == host }
+            state.unreportedMisses.removeAll { $0.request.normalizedHost == host }
+            state.reportedPendingRoutes = []
         }
     }
 }

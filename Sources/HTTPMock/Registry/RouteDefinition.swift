@@ -39,7 +39,7 @@ enum Registration {
         let hasErrors = problems.contains { $0.severity == .error }
         if !hasErrors {
             for (key, definition) in keyed {
-                if registry.register(key, responses: definition.responses) {
+                if registry.register(key, responses: definition.responses, location: definition.location) {
                     problems.append(Problem(
                         message: "\(key): responses added behind an .eternal response of an earlier registration are never served",
                         location: definition.location, severity: .warning))

@@ -50,21 +50,27 @@ public struct UnmockedPolicy: Sendable, CustomStringConvertible {
 }
 
 extension UnmockedPolicy {
-    /// The response this policy gives `request`.
-    func response(for request: MockRequest) -> MockResponse {
+    /// The key of `URLError.userInfo` that holds the near-miss report under `.fail` and `.failTest`.
+    public static let nearMissReportKey = "HTTPMockNearMissReport"
+
+    /// The response this policy gives `request`; `report` is its near-miss report.
+    func response(for request: MockRequest, report: String?) -> MockResponse {
+        let report = report ?? "No mock for \(request.method) \(request.url.absoluteString)"
         switch kind {
         case .notFound:
-            return .plaintext("No mock for \(request.method) \(request.url.absoluteString)", status: .notFound)
+            return .plaintext(report, status: .notFound)
         case .mock(let response):
             return response
         case .fail(let code):
             return .failure(URLError(code, userInfo: [
-                NSLocalizedDescriptionKey: "No mock for \(request.method) \(request.url.absoluteString)",
+                NSLocalizedDescriptionKey: report,
+                Self.nearMissReportKey: report,
                 NSURLErrorFailingURLErrorKey: request.url,
             ]))
         case .failTest:
             return .failure(URLError(.resourceUnavailable, userInfo: [
-                NSLocalizedDescriptionKey: "No mock for \(request.method) \(request.url.absoluteString) (unmockedPolicy is .failTest)",
+                NSLocalizedDescriptionKey: report + "\n(unmockedPolicy is .failTest)",
+                Self.nearMissReportKey: report,
                 NSURLErrorFailingURLErrorKey: request.url,
             ]))
         case .passthrough:

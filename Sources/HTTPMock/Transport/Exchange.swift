@@ -81,10 +81,28 @@ final class Exchange: @unchecked Sendable {
             state.journalID = resolution.journalID
             if hop == 0 { state.settings = resolution.settings }
         }
+        report(resolution)
         serve(resolution.response, to: resolution.request, hop: hop, inherited: nil)
     }
 
     private var settings: InstanceSettings { state.withLock { $0.settings } }
+
+    /// Tells the log handler, and XCTest at once for a `.failTest` miss.
+    private func report(_ resolution: Resolution) {
+        let route: String?
+        switch resolution.answer {
+        case .matched(let matched, _):
+            route = matched
+        case .unmatched(let policy):
+            route = nil
+            if case .failTest = policy.kind, let report = resolution.nearMissReport,
+               Reporter.reportMissNow(report, at: registry.creationLocation) {
+                registry.markReported(journalID: resolution.journalID)
+            }
+        }
+        resolution.settings.logHandler?.handle(HTTPMockEvent(
+            request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport))
+    }
 
     /// Serves `response`. `inherited` is the delivery of a dynamic response whose handler
     /// produced this one.

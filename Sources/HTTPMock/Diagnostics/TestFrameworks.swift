@@ -6,7 +6,10 @@ import Testing
 import XCTest
 #endif
 
-/// The one place that talks to test runners.
+// The one file that talks to test runners: reporting into Swift Testing or XCTest, following
+// XCTest's running test case, and the `.httpMock` trait.
+
+/// Reports failures and warnings to whichever test runner is running.
 ///
 /// A failure goes to Swift Testing when a test is running on the current task
 /// (`Test.current`), otherwise to the XCTest test case that is running, otherwise to standard
@@ -38,6 +41,18 @@ enum Reporter {
         }
         #endif
         writeToStandardError(message, severity: severity, at: location)
+    }
+
+    /// Reports an unmatched request under `.failTest` at once when an XCTest test case is
+    /// running (XCTest attributes it to that test even from URL loading's thread). Swift Testing
+    /// cannot attribute it from there, so it waits for `verify()`, the trait or `withHTTPMock`.
+    /// - Returns: whether it was reported.
+    static func reportMissNow(_ message: String, at location: SourceLocation) -> Bool {
+        #if canImport(XCTest)
+        return XCTestTracker.recordOnRunningTestCase(message, at: location)
+        #else
+        return false
+        #endif
     }
 
     /// Starts following XCTest's test cases so failures can be attributed to the running one.
@@ -106,6 +121,13 @@ final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
         current.withLock { $0 = nil }
     }
 
+    /// Records `message` on the running XCTest test case, if one is known; never falls back.
+    static func recordOnRunningTestCase(_ message: String, at location: SourceLocation) -> Bool {
+        guard let testCase = shared.current.withLock({ $0 }) else { return false }
+        testCase.recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
+        return true
+    }
+
     /// - Returns: whether an XCTest test case took the failure for certain.
     static func recordFailure(_ message: String, at location: SourceLocation) -> Bool {
         if let testCase = shared.current.withLock({ $0 }) {
@@ -115,5 +137,45 @@ final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
         XCTFail("\(location.fileID):\(location.line): \(message)")
         return false
     }
+}
+#endif
+
+#if canImport(Testing) && compiler(>=6.1)
+/// Gives each test a fresh ``HTTPMock`` as ``HTTPMock/current`` and verifies it when the test
+/// ends. Use it as `@Test(.httpMock)` or on a suite (`@Suite(.httpMock)`), where every test gets
+/// its own instance.
+///
+/// ```swift
+/// @Test(.httpMock) func loadsProfile() async throws {
+///     HTTPMock.current.addResponses(forPath: "/profile", responses: [.encodable(profile)])
+///     let client = ProfileClient(session: HTTPMock.current.urlSession)
+///     #expect(try await client.load() == profile)
+/// }   // an unmatched request or an unrequested response fails the test here
+/// ```
+public struct HTTPMockTrait: TestTrait, SuiteTrait, TestScoping {
+    public var isRecursive: Bool { true }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        // A suite's own scope is not a test: its tests each get theirs.
+        guard !test.isSuite else { return try await function() }
+        let mock = HTTPMock()
+        let location = SourceLocation(
+            fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
+            line: test.sourceLocation.line, column: test.sourceLocation.column)
+        do {
+            try await HTTPMock.$scoped.withValue(mock) { try await function() }
+            mock.verify(at: location)
+        } catch {
+            mock.verify(at: location)
+            throw error
+        }
+    }
+}
+
+extension Trait where Self == HTTPMockTrait {
+    /// A fresh ``HTTPMock`` per test as ``HTTPMock/current``, verified when the test ends.
+    public static var httpMock: HTTPMockTrait { HTTPMockTrait() }
 }
 #endif

@@ -1,0 +1,43 @@
+/// What HTTPMock did with one request, for ``HTTPMock/logHandler``.
+public struct HTTPMockEvent: Sendable, CustomStringConvertible {
+    /// The request.
+    public let request: MockRequest
+    /// Whether a route matched it.
+    public let isMatched: Bool
+    /// The matched route, `nil` when unmatched.
+    public let route: String?
+    /// For an unmatched request, why nothing matched.
+    public let nearMissReport: String?
+
+    public var description: String {
+        if let route { return "HTTPMock: \(request) matched \(route)" }
+        return "HTTPMock: " + (nearMissReport ?? "No mock for \(request)")
+    }
+}
+
+/// A log handler, kept in a struct: on this toolchain a closure stored directly in
+/// lock-protected state is re-wrapped in a thunk on every read (SPEC §10).
+struct LogHandler: Sendable {
+    let handle: @Sendable (HTTPMockEvent) -> Void
+}
+
+extension HTTPMock {
+    /// Called for every request the instance intercepts, matched or not, as it happens (on
+    /// URL loading's queue, outside HTTPMock's lock). The default,
+    /// ``standardErrorMissLogger``, writes unmatched requests to standard error and is silent
+    /// otherwise; `nil` is silent.
+    ///
+    /// ```swift
+    /// mock.logHandler = { event in print(event) }   // every match and miss
+    /// ```
+    public var logHandler: (@Sendable (HTTPMockEvent) -> Void)? {
+        get { registry.settings.logHandler?.handle }
+        set { registry.updateSettings { $0.logHandler = newValue.map(LogHandler.init) } }
+    }
+
+    /// Writes each unmatched request, with its near-miss report, to standard error.
+    public static let standardErrorMissLogger: @Sendable (HTTPMockEvent) -> Void = { event in
+        guard !event.isMatched else { return }
+        FileHandle.standardError.write(Data((event.description + "\n").utf8))
+    }
+}

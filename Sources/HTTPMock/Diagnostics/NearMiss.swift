@@ -1,0 +1,155 @@
+import Foundation
+
+/// Why a request did not match: the registrations closest to it, with one line per field
+/// that differs (`query: expected page=1, got page=2`).
+///
+/// Closeness is a weighted distance in the manner of WireMock: host and path weigh 3 each
+/// (scaled by how different the text is), method, query, headers and body 1 each, a predicate
+/// that said no and a queue already used up ½ each. Pure logic: it reads a snapshot of the
+/// routes and never touches the lock.
+struct NearMiss: Sendable {
+    let route: String
+    let location: SourceLocation?
+    let distance: Double
+    let reasons: [String]
+}
+
+enum NearMissAnalysis {
+    struct QueueState: Sendable {
+        var pending: Int
+        var served: Int
+    }
+
+    static let maximumShown = 3
+
+    /// The closest registrations to `request`, closest first (ties: earlier registration).
+    static func nearMisses(for request: MockRequest, routes: [Route], queues: [QueueState]) -> [NearMiss] {
+        var json: JSONValue??
+        let parsedJSON: () -> JSONValue? = {
+            if let json { return json }
+            let value = request.body.flatMap(JSONValue.parse)
+            json = .some(value)
+            return value
+        }
+        var misses: [(NearMiss, Int)] = []
+        for (position, route) in routes.enumerated() {
+            let queue = position < queues.count ? queues[position] : QueueState(pending: 0, served: 0)
+            misses.append((analyze(route.key, queue: queue, request: request, json: parsedJSON, location: route.location), route.order))
+        }
+        misses.sort { $0.0.distance != $1.0.distance ? $0.0.distance < $1.0.distance : $0.1 < $1.1 }
+        return misses.prefix(maximumShown).map(\.0)
+    }
+
+    private static func analyze(_ key: RouteKey, queue: QueueState, request: MockRequest,
+                                json: () -> JSONValue?, location: SourceLocation?) -> NearMiss {
+        var distance = 0.0
+        var reasons: [String] = []
+
+        let requestHost = request.port.map { "\(request.normalizedHost):\($0)" } ?? request.normalizedHost
+        if !key.host.matches(host: request.normalizedHost, port: request.port) {
+            distance += 3 * max(0.1, difference(key.host.description, requestHost))
+            reasons.append("host: expected \(key.host), got \(requestHost)")
+        }
+        if key.path.match(request.pathSegments) == nil {
+            distance += 3 * max(0.1, difference(key.path.description, request.normalizedPath))
+            reasons.append("path: expected \(key.path), got \(request.normalizedPath)")
+        }
+        if let method = key.method, method != request.method {
+            distance += 1
+            reasons.append("method: expected \(method), got \(request.method)")
+        }
+        if let query = key.query {
+            let lines = queryDifferences(query, request.query)
+            if !lines.isEmpty {
+                distance += min(1, 0.5 + 0.25 * Double(lines.count))
+                reasons += lines
+            }
+        }
+        if let headers = key.headers, !headers.matches(request.headers) {
+            let lines = headerDifferences(headers, request.headers)
+            distance += min(1, 0.5 + 0.25 * Double(lines.count))
+            reasons += lines
+        }
+        if let body = key.body, !body.matches(request, json: json) {
+            distance += 1
+            reasons.append("body: expected \(body), got \(describeBody(request.body))")
+        }
+        // A predicate runs only when everything else matches: it is user code and may have effects.
+        if reasons.isEmpty, let predicate = key.predicate, !predicate.test(request) {
+            distance += 0.5
+            reasons.append("where: the predicate returned false")
+        }
+        if reasons.isEmpty, queue.pending == 0 {
+            distance += 0.5
+            reasons.append("responses: all \(queue.served) queued response\(queue.served == 1 ? " was" : "s were") already served")
+        }
+        return NearMiss(route: key.description, location: location, distance: distance, reasons: reasons)
+    }
+
+    private static func queryDifferences(_ requirement: QueryRequirement, _ query: RequestQuery) -> [String] {
+        var lines: [String] = []
+        for (key, expected) in requirement.values.sorted(by: { $0.key < $1.key }) {
+            let actual = query.values(for: key)
+            guard !expected.matches(actual) else { continue }
+            let got = actual.isEmpty ? "no \(key)" : "\(key)=\(actual.count == 1 ? actual[0] : "[" + actual.joined(separator: ", ") + "]")"
+            lines.append("query: expected \(key)=\(expected), got \(got)")
+        }
+        if requirement.matching == .exact {
+            for key in query.keys where requirement.values[key] == nil {
+                lines.append("query: unexpected \(key)=\(query.values(for: key).joined(separator: ",")) (matching: .exact)")
+            }
+        }
+        return lines
+    }
+
+    private static func headerDifferences(_ requirement: HeaderRequirement, _ headers: HTTPHeaders) -> [String] {
+        var lines: [String] = []
+        for (name, expected) in requirement.values.sorted(by: { $0.key < $1.key }) {
+            let single = HeaderRequirement([name: expected])
+            guard !single.matches(headers) else { continue }
+            let got = headers[name].map { "\(name): \($0)" } ?? "no \(name)"
+            lines.append("headers: expected \(name): \(expected), got \(got)")
+        }
+        return lines
+    }
+
+    private static func describeBody(_ body: Data?) -> String {
+        guard let body, !body.isEmpty else { return "no body" }
+        guard let text = String(data: body, encoding: .utf8) else { return "\(body.count) bytes of binary data" }
+        let limit = 160
+        return text.count <= limit ? text : String(text.prefix(limit)) + "… (\(body.count) bytes)"
+    }
+
+    /// How different two strings are, 0 (equal) to 1, by edit distance.
+    static func difference(_ a: String, _ b: String) -> Double {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        if a.isEmpty || b.isEmpty { return a.count == b.count ? 0 : 1 }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + [Int](repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return Double(previous[b.count]) / Double(max(a.count, b.count))
+    }
+
+    /// The report for an unmatched request, as the 404 body, errors, the journal and `verify()` show it.
+    static func report(for request: MockRequest, nearMisses: [NearMiss]) -> String {
+        var lines = ["No mock for \(request.method) \(request.url.absoluteString)"]
+        guard !nearMisses.isEmpty else {
+            lines.append("No routes are registered on this HTTPMock instance.")
+            return lines.joined(separator: "\n")
+        }
+        lines.append("Closest registrations:")
+        for (index, miss) in nearMisses.enumerated() {
+            let place = miss.location.map { " (registered at \($0))" } ?? ""
+            lines.append("  \(index + 1). \(miss.route)\(place)")
+            for reason in miss.reasons {
+                lines.append("     \(reason)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
