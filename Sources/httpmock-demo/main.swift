@@ -58,6 +58,7 @@ struct UsersClient {
 }
 
 let mock = HTTPMock()
+mock.logHandler = nil  // the demo prints the near-miss report itself, below
 mock.addResponses(forPath: "/users/1", host: "api.example.com", method: .get) {
     MockResponse.encodable(User(id: 1, name: "Ada"))
     MockResponse.empty(status: .notFound)
@@ -105,6 +106,11 @@ HTTPMock.shared.stopInterceptingSharedSession()
 await exchange("URLSession.shared after stopInterceptingSharedSession() (.invalid never resolves)", expectFailure: true) {
     let (data, _) = try await URLSession.shared.data(from: URL(string: "https://legacy.invalid/status")!)
     return String(decoding: data, as: UTF8.self)
+}
+
+if let report = mock.recordedRequests.last(where: { !$0.isMatched })?.nearMissReport {
+    print("\nWhy GET /search?q=rust got a 404 (the near-miss report, also its body):")
+    print(report.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
 }
 
 print("\nJournal (mock.recordedRequests):")
