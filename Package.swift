@@ -14,7 +14,7 @@ let package = Package(
             name: "HTTPMockTests",
             dependencies: ["HTTPMock"],
             exclude: ["Support/test_server.py"],
-            resources: [.copy("Fixtures"), .process("Resources")]
+            resources: [.copy("Fixtures"), .copy("Mocks"), .process("Resources")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -10,6 +10,7 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
             case unsupportedTask
             case instanceDeallocated
             case fixtureUnreadable
+            case mockTree
         }
 
         let kind: Kind
@@ -24,6 +25,9 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
         public static let instanceDeallocated = Code(kind: .instanceDeallocated)
         /// A file body could not be read when the request was served.
         public static let fixtureUnreadable = Code(kind: .fixtureUnreadable)
+
+        /// `loadMocks(from:host:)` found a mistake in a mock folder tree.
+        public static let mockTree = Code(kind: .mockTree)
 
         public var description: String { "\(kind)" }
     }

@@ -268,6 +268,21 @@ final class Registry: Sendable {
         state.withLock { body(&$0.settings) }
     }
 
+    /// One line per route, in registration order: key, queue, registration site.
+    func routeDescriptions() -> [String] {
+        state.withLock { state in
+            state.routes.routes.enumerated().map { position, route in
+                let queue = state.queues[position]
+                let count = queue.pendingCount
+                var text = "\(route.key) — \(count) response\(count == 1 ? "" : "s") queued"
+                if queue.endsWithEternal { text += ", the last .eternal" }
+                if count == 0 { text += " (all \(queue.servedCount) served)" }
+                if let location = route.location { text += " (\(location))" }
+                return text
+            }
+        }
+    }
+
     /// Routes with responses that are neither served nor `.eternal`, in registration order.
     var pending: [(route: Route, position: Int, count: Int)] {
         state.withLock { state in

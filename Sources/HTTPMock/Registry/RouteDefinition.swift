@@ -52,6 +52,34 @@ enum Registration {
         return problems
     }
 
+    /// Validates every definition and registers them all, or throws (registering none) with
+    /// every error in one message. Warnings are reported, not thrown.
+    static func registerOrThrow(_ definitions: [RouteDefinition], on registry: Registry, defaultDomain: String) throws(HTTPMockError) {
+        var keyed: [(RouteKey, RouteDefinition)] = []
+        var errors: [String] = []
+        var warnings: [Problem] = []
+        for definition in definitions {
+            let (key, problems) = validate(definition, defaultDomain: defaultDomain)
+            for problem in problems {
+                if problem.severity == .error {
+                    errors.append("\(problem.location.filePath): \(problem.message)")
+                } else {
+                    warnings.append(problem)
+                }
+            }
+            if let key { keyed.append((key, definition)) }
+        }
+        guard errors.isEmpty else {
+            throw HTTPMockError(.mockTree, "loadMocks: nothing was registered:\n" + errors.joined(separator: "\n"))
+        }
+        for (key, definition) in keyed {
+            registry.register(key, responses: definition.responses, location: definition.location)
+        }
+        for warning in warnings {
+            Reporter.warn(warning.message, at: warning.location)
+        }
+    }
+
     static func validate(_ definition: RouteDefinition, defaultDomain: String) -> (RouteKey?, [Problem]) {
         var problems: [Problem] = []
         func fail(_ message: String, at location: SourceLocation? = nil) {

@@ -31,6 +31,8 @@ final class Exchange: @unchecked Sendable {
         var idleTimer: DispatchSourceTimer?
         var deadlinesArmed = false
         var file: FileHandle?
+        /// The queue `file` is read on; it is closed there too, never under a read.
+        var readQueue: DispatchQueue?
         var dynamicTask: Task<Void, Never>?
         var networkTask: URLSessionTask?
         /// Resolved lazily by reflection, only when something is not delivered synchronously.
@@ -193,11 +195,21 @@ final class Exchange: @unchecked Sendable {
                 fail(error)
                 return
             }
-            state.withLock { $0.file = reader.file }
+            guard let workQueue, let delegateQueue = session?.delegateQueue else {
+                fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream its body; see Docs/LinuxNotes.md"))
+                return
+            }
+            let stream = ChunkStream(
+                readQueue: DispatchQueue(label: "HTTPMock.Exchange.read"), workQueue: workQueue, delegateQueue: delegateQueue,
+                chunkSize: rate.map { min(Self.fileChunkSize, max(1, $0 / 10)) } ?? Self.fileChunkSize,
+                rate: rate, started: .now())
+            state.withLock { state in
+                state.file = reader.file
+                state.readQueue = stream.readQueue
+            }
             armDeadlines()
             send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
-            let chunkSize = rate.map { min(Self.fileChunkSize, max(1, $0 / 10)) } ?? Self.fileChunkSize
-            streamChunks(from: reader, chunkSize: chunkSize, rate: rate, started: .now(), sent: 0)
+            readChunk(Carried(reader), stream: stream, sent: 0)
             return
         }
         // Async and completion-handler tasks keep only the last `didLoad`: one chunk, whole.
@@ -224,37 +236,61 @@ final class Exchange: @unchecked Sendable {
         }
     }
 
-    /// Sends the body in chunks to a delegate-driven task. After each chunk, waits until the
-    /// delegate queue has run past it (so a slow delegate never lets chunks pile up in memory)
-    /// and, when throttled, until the chunk's time at `rate` has come.
-    private func streamChunks(from reader: BodyReader, chunkSize: Int, rate: Int?, started: DispatchTime, sent: Int) {
-        var reader = reader
-        let chunk: Data
-        do {
-            chunk = try reader.next(chunkSize)
-        } catch {
+    /// How a body is streamed to a delegate-driven task.
+    private struct ChunkStream: Sendable {
+        /// Where the body is read: never the work queue, which every session of the process
+        /// shares a target with, so a large body cannot starve other requests.
+        let readQueue: DispatchQueue
+        let workQueue: DispatchQueue
+        let delegateQueue: OperationQueue
+        let chunkSize: Int
+        let rate: Int?
+        let started: DispatchTime
+    }
+
+    /// Reads the next chunk on the read queue, then hands it to the client on the work queue.
+    private func readChunk(_ reader: Carried<BodyReader>, stream: ChunkStream, sent: Int) {
+        stream.readQueue.async {
+            var reader = reader.reader
+            let chunk: Result<Data, any Error>
+            if self.isClosed {
+                return
+            }
+            do {
+                chunk = .success(try reader.next(stream.chunkSize))
+            } catch {
+                chunk = .failure(error)
+            }
+            let next = Carried(reader)
+            stream.workQueue.async { self.sendChunk(chunk, next: next, stream: stream, sent: sent) }
+        }
+    }
+
+    /// Runs on the work queue. After handing a chunk to the client, waits until the delegate
+    /// queue has run past it (so a slow delegate never lets chunks pile up in memory) and, when
+    /// throttled, until the next chunk's time at `rate` has come.
+    private func sendChunk(_ chunk: Result<Data, any Error>, next: Carried<BodyReader>, stream: ChunkStream, sent: Int) {
+        guard !isClosed else { return }
+        let data: Data
+        switch chunk {
+        case .failure(let error):
             fail(error)
             return
+        case .success(let read):
+            data = read
         }
-        guard !chunk.isEmpty else {
+        guard !data.isEmpty else {
             send { client, urlProtocol in client.urlProtocolDidFinishLoading(urlProtocol) }
             close()
             return
         }
-        guard send({ client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: chunk) }) else { return }
-        let total = sent + chunk.count
-        guard let delegateQueue = session?.delegateQueue, let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream its body; see Docs/LinuxNotes.md"))
-            return
-        }
-        let carried = Carried(reader)
-        delegateQueue.addOperation {
-            workQueue.async {
-                let due = rate.map { started + Double(total) / Double($0) } ?? .now()
+        guard send({ client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: data) }) else { return }
+        let total = sent + data.count
+        stream.delegateQueue.addOperation {
+            stream.workQueue.async {
+                let due = stream.rate.map { stream.started + Double(total) / Double($0) } ?? .now()
                 let wait = max(0, Double(Int64(due.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9)
-                self.after(wait) { exchange in
-                    exchange.streamChunks(from: carried.reader, chunkSize: chunkSize, rate: rate, started: started, sent: total)
-                }
+                self.after(wait) { exchange in exchange.readChunk(next, stream: stream, sent: total) }
             }
         }
     }
@@ -537,7 +573,13 @@ final class Exchange: @unchecked Sendable {
         if let networkTask = released.networkTask {
             DispatchQueue.global().async { networkTask.cancel() }  // not on the work queue, see runPassthrough
         }
-        try? released.file?.close()
+        if let file = released.file {
+            if let readQueue = released.readQueue {
+                readQueue.async { try? file.close() }
+            } else {
+                try? file.close()
+            }
+        }
         urlProtocol.exchangeDidClose()
     }
 
