@@ -66,6 +66,7 @@ extension MockResponse {
     func inheriting(_ inherited: HTTPHeaders) -> MockResponse {
         guard !inherited.isEmpty, case .http(var http) = payload else { return self }
         http.headers = inherited.merging(http.headers)
+        http.preparedHeaderFields = nil
         return MockResponse(payload: .http(http), lifetime: lifetime, delivery: delivery)
     }
 }

@@ -28,7 +28,7 @@ extension HTTPMock {
     /// otherwise; `nil` is silent.
     ///
     /// ```swift
-    /// mock.logHandler = { event in print(event) }   // every match and miss
+    /// mock.logHandler = { event in logger.debug("\(event)") }   // every match and miss
     /// ```
     public var logHandler: (@Sendable (HTTPMockEvent) -> Void)? {
         get { registry.settings.logHandler?.handle }

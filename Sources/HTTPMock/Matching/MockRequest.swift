@@ -23,9 +23,10 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// Values captured by `:name` path segments of the matched route.
     public internal(set) var pathParameters: [String: String]
 
-    /// Normalised path, its decoded segments and the host, computed once per request for lookup.
+    /// Normalised path and host, computed once per request for lookup.
     let normalizedPath: String
-    let pathSegments: [String]
+    /// The decoded path segments, for pattern routes (split on demand: exact routes never need them).
+    var pathSegments: [String] { normalizedPath.split(separator: "/").map(String.init) }
     let normalizedHost: String
     let port: Int?
     let query: RequestQuery
@@ -36,13 +37,32 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         self.headers = headers
         self.body = body
         self.pathParameters = [:]
-        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        self.queryItems = components?.queryItems ?? []
+        let (path, query, host) = Self.parts(of: url)
+        self.queryItems = Self.queryItems(query)
         self.query = RequestQuery(queryItems)
-        self.pathSegments = RoutePath.decodedSegments(components?.percentEncodedPath ?? url.path)
-        self.normalizedPath = RoutePath.join(pathSegments)
-        self.normalizedHost = RouteHost.normalize(components?.host ?? "")
-        self.port = components?.port
+        self.normalizedPath = RoutePath.normalize(path)
+        self.normalizedHost = RouteHost.normalize(host)
+        self.port = url.port
+    }
+
+    /// The percent-encoded path and query and the host of `url`. URL's own accessors where they
+    /// exist: parsing a URLComponents per request costs more than the whole route lookup.
+    private static func parts(of url: URL) -> (path: String, query: String?, host: String) {
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            return (url.path(percentEncoded: true), url.query(percentEncoded: true), url.host(percentEncoded: false) ?? "")
+        }
+        let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        return (components?.percentEncodedPath ?? url.path, components?.percentEncodedQuery, components?.host ?? "")
+    }
+
+    /// The items of a percent-encoded query, decoded, in order; `+` stays `+` (as URLComponents does).
+    static func queryItems(_ query: String?) -> [URLQueryItem] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0]).removingPercentEncodingIfValid
+            return URLQueryItem(name: name, value: parts.count > 1 ? String(parts[1]).removingPercentEncodingIfValid : nil)
+        }
     }
 
     /// The JSON body decoded as `type`.

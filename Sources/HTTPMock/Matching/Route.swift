@@ -82,6 +82,16 @@ struct Route: Sendable {
     let order: Int
     /// Where the route was first registered, for reports.
     var location: SourceLocation? = nil
+    /// `key.description`, computed once: the journal records it for every request.
+    let name: String
+
+    init(key: RouteKey, specificity: Specificity, order: Int, location: SourceLocation? = nil) {
+        self.key = key
+        self.specificity = specificity
+        self.order = order
+        self.location = location
+        self.name = key.description
+    }
 
     /// Whether `self` takes precedence over `other`.
     func precedes(_ other: Route) -> Bool {

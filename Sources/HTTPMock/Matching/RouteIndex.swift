@@ -10,11 +10,17 @@
 /// A value type: registration mutates the registry's copy while lookups read a snapshot
 /// taken under the lock, without holding it.
 struct RouteIndex: Sendable {
-    private var exact: [String: [Int]] = [:]
+    private var exact: [ExactKey: [Int]] = [:]
     private var literalHostTries: [String: PathTrie] = [:]
     private var patternHostTries: [(host: HostPattern, trie: PathTrie)] = []
 
-    static func exactKey(host: String, path: String) -> String { host + " " + path }
+    /// Host (with `:port` when named) and path of a literal route; hashed without concatenating.
+    struct ExactKey: Hashable, Sendable {
+        var host: String
+        var path: String
+    }
+
+    static func exactKey(host: String, path: String) -> ExactKey { ExactKey(host: host, path: path) }
 
     mutating func insert(_ key: RouteKey, at position: Int) {
         if key.isExact {
@@ -32,19 +38,24 @@ struct RouteIndex: Sendable {
 
     /// Positions of every route whose host and path match, in no particular order, without
     /// duplicates.
-    func candidates(host: String, port: Int?, path: String, segments: [String]) -> [Int] {
-        var found: [Int] = []
-        found += exact[Self.exactKey(host: host, path: path)] ?? []
+    func candidates(host: String, port: Int?, path: String, segments: () -> [String]) -> [Int] {
+        let exactHits = exact[Self.exactKey(host: host, path: path)]
+        // The common case: an exact route and nothing that could compete with it.
+        if port == nil, literalHostTries.isEmpty, patternHostTries.isEmpty {
+            return exactHits ?? []
+        }
+        var found = exactHits ?? []
         let hostWithPort = port.map { "\(host):\($0)" }
         if let hostWithPort {
             found += exact[Self.exactKey(host: hostWithPort, path: path)] ?? []
         }
-        if !literalHostTries.isEmpty {
+        if !literalHostTries.isEmpty || !patternHostTries.isEmpty {
+            let segments = segments()
             literalHostTries[host]?.collect(segments[...], into: &found)
             if let hostWithPort { literalHostTries[hostWithPort]?.collect(segments[...], into: &found) }
-        }
-        for entry in patternHostTries where entry.host.matches(host: host, port: port) {
-            entry.trie.collect(segments[...], into: &found)
+            for entry in patternHostTries where entry.host.matches(host: host, port: port) {
+                entry.trie.collect(segments[...], into: &found)
+            }
         }
         if found.count > 1 {
             var seen = Set<Int>()

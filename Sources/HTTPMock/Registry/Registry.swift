@@ -172,7 +172,7 @@ final class Registry: Sendable {
                     guard let response = state.queues[position].pop() else { continue }
                     var served = request
                     served.pathParameters = parameters
-                    let route = snapshot.routes[position].key.description
+                    let route = snapshot.routes[position].name
                     let entry = state.appendJournal(served, isMatched: true, route: route, outcome: response.outcome, date: date)
                     return (Resolution(answer: .matched(route: route, response: response), request: served,
                                        settings: state.settings, journalID: entry.id), [])
@@ -204,24 +204,20 @@ final class Registry: Sendable {
     /// path parameters.
     static func matchingRoutes(for request: MockRequest, in snapshot: Routes) -> [(Int, [String: String])] {
         let positions = snapshot.index.candidates(
-            host: request.normalizedHost, port: request.port, path: request.normalizedPath, segments: request.pathSegments)
+            host: request.normalizedHost, port: request.port, path: request.normalizedPath, segments: { request.pathSegments })
         guard !positions.isEmpty else { return [] }
-        var parsedJSON: JSONValue??
-        let json: () -> JSONValue? = {
-            if let parsedJSON { return parsedJSON }
-            let value = request.body.flatMap(JSONValue.parse)
-            parsedJSON = .some(value)
-            return value
-        }
+        let json = LazyJSON(request.body)
+        var segments: [String]?
         var matching: [(position: Int, parameters: [String: String])] = []
         for position in positions {
             let key = snapshot.routes[position].key
-            guard key.matchesConstraints(request, json: json) else { continue }
+            guard key.matchesConstraints(request, json: json.value) else { continue }
             let parameters: [String: String]
             if key.path.isLiteral {
                 parameters = [:]
             } else {
-                guard let captured = key.path.match(request.pathSegments) else { continue }
+                if segments == nil { segments = request.pathSegments }
+                guard let captured = key.path.match(segments ?? []) else { continue }
                 parameters = captured
             }
             matching.append((position, parameters))
@@ -368,3 +364,18 @@ extension UnmockedPolicy {
     }
 }
 
+
+/// A request body parsed as JSON at most once, and only if a body matcher asks.
+final class LazyJSON {
+    private let body: Data?
+    private var parsed: JSONValue??
+
+    init(_ body: Data?) { self.body = body }
+
+    func value() -> JSONValue? {
+        if let parsed { return parsed }
+        let value = body.flatMap(JSONValue.parse)
+        parsed = .some(value)
+        return value
+    }
+}

@@ -39,7 +39,7 @@ enum Registration {
         let hasErrors = problems.contains { $0.severity == .error }
         if !hasErrors {
             for (key, definition) in keyed {
-                if registry.register(key, responses: definition.responses, location: definition.location) {
+                if registry.register(key, responses: definition.responses.map { $0.prepared() }, location: definition.location) {
                     problems.append(Problem(
                         message: "\(key): responses added behind an .eternal response of an earlier registration are never served",
                         location: definition.location, severity: .warning))
@@ -73,7 +73,7 @@ enum Registration {
             throw HTTPMockError(.mockTree, "loadMocks: nothing was registered:\n" + errors.joined(separator: "\n"))
         }
         for (key, definition) in keyed {
-            registry.register(key, responses: definition.responses, location: definition.location)
+            registry.register(key, responses: definition.responses.map { $0.prepared() }, location: definition.location)
         }
         for warning in warnings {
             Reporter.warn(warning.message, at: warning.location)

@@ -38,21 +38,37 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// The value for `name`, compared case-insensitively.
     public subscript(name: String) -> String? {
         get {
-            let key = name.lowercased()
-            return fields.first(where: { $0.key == key })?.value
+            fields.first(where: { Self.sameName($0.key, name) })?.value
         }
         set {
-            let key = name.lowercased()
-            if let index = fields.firstIndex(where: { $0.key == key }) {
+            if let index = fields.firstIndex(where: { Self.sameName($0.key, name) }) {
+                let key = fields[index].key
                 if let newValue {
                     fields[index] = Field(name: name, value: newValue, key: key)
                 } else {
                     fields.remove(at: index)
                 }
             } else if let newValue {
-                fields.append(Field(name: name, value: newValue, key: key))
+                fields.append(Field(name: name, value: newValue, key: Self.lowercased(name)))
             }
         }
+    }
+
+    /// `name` with ASCII letters lowercased (the folding `sameName` uses).
+    static func lowercased(_ name: String) -> String {
+        String(decoding: name.utf8.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    /// Whether `lowercasedKey` (already lowercased) and `name` are the same header name, without
+    /// allocating: header names are ASCII tokens.
+    private static func sameName(_ lowercasedKey: String, _ name: String) -> Bool {
+        var keyBytes = lowercasedKey.utf8.makeIterator()
+        for byte in name.utf8 {
+            guard let keyByte = keyBytes.next() else { return false }
+            let folded = (byte >= 65 && byte <= 90) ? byte + 32 : byte
+            if folded != keyByte { return false }
+        }
+        return keyBytes.next() == nil
     }
 
     /// Whether a field named `name` (in any case) is present.

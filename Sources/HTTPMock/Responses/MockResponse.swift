@@ -37,6 +37,9 @@ public struct MockResponse: Sendable {
         var headers: HTTPHeaders
         var body: Body
         var defaultContentType: String?
+        /// The header fields to send, computed once at registration for in-memory bodies
+        /// (`Content-Length` included), so serving does not rebuild them per request.
+        var preparedHeaderFields: [String: String]?
 
         /// The headers to send.
         var effectiveHeaders: HTTPHeaders {
@@ -72,8 +75,25 @@ public struct MockResponse: Sendable {
         lifetime: Lifetime, delivery: Delivery
     ) -> MockResponse {
         MockResponse(
-            payload: .http(HTTPPayload(status: status, headers: headers, body: body, defaultContentType: defaultContentType)),
+            payload: .http(HTTPPayload(status: status, headers: headers, body: body, defaultContentType: defaultContentType, preparedHeaderFields: nil)),
             lifetime: lifetime, delivery: delivery)
+    }
+
+    /// `self` with its header fields computed once, for registration.
+    func prepared() -> MockResponse {
+        guard case .http(var http) = payload else { return self }
+        let size: Int
+        switch http.body {
+        case .none: size = 0
+        case .data(let data): size = data.count
+        case .file: return self  // the size is read when served: the file may change
+        }
+        var headers = http.effectiveHeaders
+        if !http.status.forbidsBody, !headers.contains("Content-Length") {
+            headers["Content-Length"] = String(size)
+        }
+        http.preparedHeaderFields = headers.dictionary
+        return MockResponse(payload: .http(http), lifetime: lifetime, delivery: delivery)
     }
 
     static func invalid(

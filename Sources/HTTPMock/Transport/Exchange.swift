@@ -134,7 +134,9 @@ final class Exchange: @unchecked Sendable {
     // MARK: - HTTP responses
 
     private func respond(_ http: MockResponse.HTTPPayload, to request: MockRequest, hop: Int, delivery: Delivery) {
-        let headers = http.effectiveHeaders
+        // A prepared payload already holds its header fields; `Set-Cookie` and `Location` can
+        // only come from the user's headers, so those are all that need looking at.
+        let headers = http.preparedHeaderFields == nil ? http.effectiveHeaders : http.headers
         storeCookies(from: headers, for: request.url)
 
         if Redirects.isRedirect(http.status), settings.followsRedirects,
@@ -168,11 +170,17 @@ final class Exchange: @unchecked Sendable {
             fail(error)
             return
         }
-        var headers = headers
-        if !http.status.forbidsBody, !headers.contains("Content-Length") {
-            headers["Content-Length"] = String(body.size)
+        let headerFields: [String: String]
+        if let prepared = http.preparedHeaderFields {
+            headerFields = prepared
+        } else {
+            var headers = headers
+            if !http.status.forbidsBody, !headers.contains("Content-Length") {
+                headers["Content-Length"] = String(body.size)
+            }
+            headerFields = headers.dictionary
         }
-        guard let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+        guard let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headerFields) else {
             fail(URLError(.badServerResponse))
             return
         }
@@ -220,19 +228,23 @@ final class Exchange: @unchecked Sendable {
             fail(error)
             return
         }
-        let finish: @Sendable (Exchange) -> Void = { exchange in
+        guard let rate else {
+            send { client, urlProtocol in
+                client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+                client.urlProtocol(urlProtocol, didLoad: data)
+                client.urlProtocolDidFinishLoading(urlProtocol)
+            }
+            close()
+            return
+        }
+        // Throttled: the whole body when its time at this rate is up.
+        send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
+        after(Double(data.count) / Double(rate)) { exchange in
             exchange.send { client, urlProtocol in
                 client.urlProtocol(urlProtocol, didLoad: data)
                 client.urlProtocolDidFinishLoading(urlProtocol)
             }
             exchange.close()
-        }
-        send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
-        if let rate {
-            // Throttled: the whole body when its time at this rate is up.
-            after(Double(data.count) / Double(rate), finish)
-        } else {
-            finish(self)
         }
     }
 
@@ -377,7 +389,8 @@ final class Exchange: @unchecked Sendable {
         headers["Content-Encoding"] = nil
         headers["Content-Length"] = nil
         let http = MockResponse.HTTPPayload(
-            status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.data ?? Data()), defaultContentType: nil)
+            status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.data ?? Data()), defaultContentType: nil,
+            preparedHeaderFields: nil)
         storeCookies(from: headers, for: request.url)
         deliver(http, headers: headers, to: request, delivery: .instant)
     }
@@ -527,9 +540,10 @@ final class Exchange: @unchecked Sendable {
     /// interleave with a cancellation.
     @discardableResult
     private func send(_ body: (any URLProtocolClient, URLProtocol) -> Void) -> Bool {
-        guard !isClosed else { return false }
+        let (closed, armed) = state.withLock { ($0.isClosed, $0.deadlinesArmed) }
+        guard !closed else { return false }
         body(client, urlProtocol)
-        if state.withLock({ $0.deadlinesArmed }) { resetIdleTimer() }
+        if armed { resetIdleTimer() }
         return true
     }
 
@@ -555,16 +569,18 @@ final class Exchange: @unchecked Sendable {
     /// Closes the gate: nothing reaches the client after this; timers, handlers, network
     /// requests and files are released.
     private func close() {
-        let released = state.withLock { state -> State? in
+        let released = state.withLock { state -> Released? in
             guard !state.isClosed else { return nil }
             state.isClosed = true
-            let released = state
-            state.timers = []
-            state.idleTimer = nil
-            state.file = nil
-            state.dynamicTask = nil
-            state.networkTask = nil
-            return released
+            defer {
+                state.timers = []
+                state.idleTimer = nil
+                state.file = nil
+                state.dynamicTask = nil
+                state.networkTask = nil
+            }
+            return Released(timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
+                            dynamicTask: state.dynamicTask, networkTask: state.networkTask)
         }
         guard let released else { return }
         for timer in released.timers { timer.cancel() }
@@ -581,6 +597,16 @@ final class Exchange: @unchecked Sendable {
             }
         }
         urlProtocol.exchangeDidClose()
+    }
+
+    /// What `close()` takes out of the state to release outside the lock.
+    private struct Released {
+        var timers: [DispatchSourceTimer]
+        var idleTimer: DispatchSourceTimer?
+        var file: FileHandle?
+        var readQueue: DispatchQueue?
+        var dynamicTask: Task<Void, Never>?
+        var networkTask: URLSessionTask?
     }
 
     // MARK: - Task internals, resolved once

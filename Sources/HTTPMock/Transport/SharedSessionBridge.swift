@@ -45,7 +45,7 @@ enum SharedSessionBridge {
 extension Exchange {
     /// Answers a probe from ``SharedSessionBridge/probe(timeout:)``; not journaled.
     func answerProbe(_ token: String) {
-        let http = MockResponse.HTTPPayload(status: .noContent, headers: [SharedSessionBridge.probeHeader: token], body: .none, defaultContentType: nil)
+        let http = MockResponse.HTTPPayload(status: .noContent, headers: [SharedSessionBridge.probeHeader: token], body: .none, defaultContentType: nil, preparedHeaderFields: nil)
         serveUnrecorded(.init(payload: .http(http), lifetime: .single, delivery: .instant))
     }
 

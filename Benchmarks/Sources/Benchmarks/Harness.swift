@@ -1,0 +1,64 @@
+import Foundation
+
+/// Measurement helpers: every figure is a ratio to a baseline measured in the same run,
+/// from interleaved rounds, so machine noise hits both sides alike.
+enum Harness {
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted[sorted.count / 2]
+    }
+
+    /// Time of one call of `body`, in seconds.
+    static func time(_ body: () async throws -> Void) async rethrows -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await body()
+        return seconds(clock.now - start)
+    }
+
+    /// Runs each scenario `rounds` times, interleaved, after one warm-up round; returns the
+    /// median of each scenario's per-round value (what `measure` returns).
+    static func interleaved(rounds: Int, _ scenarios: [() async throws -> Double]) async throws -> [Double] {
+        for scenario in scenarios { _ = try await scenario() }
+        var samples = Array(repeating: [Double](), count: scenarios.count)
+        for _ in 0..<rounds {
+            for (index, scenario) in scenarios.enumerated() {
+                samples[index].append(try await scenario())
+            }
+        }
+        return samples.map(median)
+    }
+
+    /// Resident set size from /proc/self/statm, in bytes.
+    static func residentBytes() -> Int {
+        guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = statm.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// One line of the results table.
+struct Row {
+    var name: String
+    var value: String
+    var ratio: Double?
+    var target: String
+    var met: Bool?
+
+    static func printTable(_ title: String, _ rows: [Row]) {
+        print("\n\(title)")
+        print("scenario".padding(toLength: 46, withPad: " ", startingAt: 0) + "value".padding(toLength: 18, withPad: " ", startingAt: 0) + "ratio    target")
+        for row in rows {
+            let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? "—"
+            let verdict = row.met.map { $0 ? "  ✓" : "  ✗ MISSED" } ?? ""
+            print(row.name.padding(toLength: 46, withPad: " ", startingAt: 0)
+                  + row.value.padding(toLength: 18, withPad: " ", startingAt: 0)
+                  + ratio.padding(toLength: 9, withPad: " ", startingAt: 0) + row.target + verdict)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+// HTTPMock benchmarks. Every figure is a ratio against a baseline measured in the same run.
+//
+//     cd Benchmarks && swift run -c release Benchmarks [section ...]
+//
+// Sections: overhead, routes, instances, largefile, server (default: all).
+// Exits 1 when a target is missed.
+import Foundation
+import HTTPMock
+
+let requested = Set(CommandLine.arguments.dropFirst())
+func wants(_ section: String) -> Bool { requested.isEmpty || requested.contains(section) }
+
+var missed: [String] = []
+@MainActor func record(_ rows: [Row]) {
+    missed += rows.filter { $0.met == false }.map(\.name)
+}
+
+print("HTTPMock benchmarks — \(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+
+let profiling = requested.contains("profile") || requested.contains("profilebare")
+if !profiling, wants("overhead") { record(try await Overhead.run()) }
+if !profiling, wants("routes") { record(try await RouteScaling.run()) }
+if !profiling, wants("instances") { record(try await Instances.run()) }
+if !profiling, wants("largefile") { record(try await LargeFile.run()) }
+if !profiling, wants("server") { record(try await VersusServer.run()) }
+
+if !missed.isEmpty {
+    print("\nMissed targets: \(missed.joined(separator: ", "))")
+    exit(1)
+}
+
+// `Benchmarks profile N`: N sequential exact-route hits and nothing else, for a profiler.
+if requested.contains("profile") {
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2_000
+    let mock = HTTPMock()
+    mock.logHandler = nil
+    mock.addResponses(forPath: "/item", host: "api.example.com", responses: [.data(BareProtocol.body, lifetime: .eternal)])
+    let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
+    for _ in 0..<count { _ = try await mock.urlSession.data(for: request) }
+}
+
+// `Benchmarks profilebare N`: the same through the bare protocol, to diff profiles against.
+if requested.contains("profilebare") {
+    let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2_000
+    let session = BareProtocol.session()
+    let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
+    for _ in 0..<count { _ = try await session.data(for: request) }
+}
