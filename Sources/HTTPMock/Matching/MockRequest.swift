@@ -9,45 +9,65 @@ import Foundation
 /// let login = try request.decode(Login.self)
 /// ```
 public struct MockRequest: Sendable, CustomStringConvertible {
+    /// Everything but the path parameters, in one immutable object: requests are copied into
+    /// the journal, resolutions and handlers, and a copy should cost one retain, not ten.
+    final class Storage: Sendable {
+        let method: HTTPMethod
+        let url: URL
+        let headers: HTTPHeaders
+        let body: Data?
+        let queryItems: [URLQueryItem]
+        let normalizedPath: String
+        let normalizedHost: String
+        let port: Int?
+        let query: RequestQuery
+
+        init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            let (path, query, host) = MockRequest.parts(of: url)
+            self.queryItems = MockRequest.queryItems(query)
+            self.query = RequestQuery(queryItems)
+            self.normalizedPath = RoutePath.normalize(path)
+            self.normalizedHost = RouteHost.normalize(host)
+            self.port = url.port
+        }
+    }
+
+    private let storage: Storage
+
     /// The method, uppercased.
-    public let method: HTTPMethod
+    public var method: HTTPMethod { storage.method }
     /// The full URL, as the client sent it.
-    public let url: URL
+    public var url: URL { storage.url }
     /// The header fields, names case-insensitive.
-    public let headers: HTTPHeaders
+    public var headers: HTTPHeaders { storage.headers }
     /// The body, whether it came from `httpBody`, `httpBodyStream` or an upload task; `nil` when
     /// there was none (or when FoundationNetworking hid it, see Docs/LinuxNotes.md).
-    public let body: Data?
+    public var body: Data? { storage.body }
     /// The query items, percent-decoded, repeated keys kept in order.
-    public let queryItems: [URLQueryItem]
+    public var queryItems: [URLQueryItem] { storage.queryItems }
     /// Values captured by `:name` path segments of the matched route.
     public internal(set) var pathParameters: [String: String]
 
     /// Normalised path and host, computed once per request for lookup.
-    let normalizedPath: String
+    var normalizedPath: String { storage.normalizedPath }
+    var normalizedHost: String { storage.normalizedHost }
+    var port: Int? { storage.port }
+    var query: RequestQuery { storage.query }
     /// The decoded path segments, for pattern routes (split on demand: exact routes never need them).
     var pathSegments: [String] { normalizedPath.split(separator: "/").map(String.init) }
-    let normalizedHost: String
-    let port: Int?
-    let query: RequestQuery
 
     init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
+        self.storage = Storage(method: method, url: url, headers: headers, body: body)
         self.pathParameters = [:]
-        let (path, query, host) = Self.parts(of: url)
-        self.queryItems = Self.queryItems(query)
-        self.query = RequestQuery(queryItems)
-        self.normalizedPath = RoutePath.normalize(path)
-        self.normalizedHost = RouteHost.normalize(host)
-        self.port = url.port
     }
 
     /// The percent-encoded path and query and the host of `url`. URL's own accessors where they
     /// exist: parsing a URLComponents per request costs more than the whole route lookup.
-    private static func parts(of url: URL) -> (path: String, query: String?, host: String) {
+    fileprivate static func parts(of url: URL) -> (path: String, query: String?, host: String) {
         if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
             return (url.path(percentEncoded: true), url.query(percentEncoded: true), url.host(percentEncoded: false) ?? "")
         }

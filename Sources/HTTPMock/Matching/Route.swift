@@ -74,14 +74,15 @@ struct Specificity: Hashable, Sendable {
     }
 }
 
-/// A registered route: its key, precedence and registration order.
-struct Route: Sendable {
+/// A registered route: its key, precedence and registration order. A class, immutable: lookups
+/// read routes from a snapshot, and reading one should not copy its key.
+final class Route: Sendable {
     let key: RouteKey
     let specificity: Specificity
     /// Registration order: breaks ties deterministically.
     let order: Int
     /// Where the route was first registered, for reports.
-    var location: SourceLocation? = nil
+    let location: SourceLocation?
     /// `key.description`, computed once: the journal records it for every request.
     let name: String
 

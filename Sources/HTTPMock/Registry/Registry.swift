@@ -13,6 +13,13 @@ struct InstanceSettings: Sendable {
     var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger)
 }
 
+/// An immutable snapshot of the settings: a resolution carries it with one retain, however
+/// many fields settings grow.
+final class SettingsSnapshot: Sendable {
+    let value: InstanceSettings
+    init(_ value: InstanceSettings) { self.value = value }
+}
+
 /// What the transport must do with one request.
 struct Resolution: Sendable {
     enum Answer: Sendable {
@@ -23,7 +30,7 @@ struct Resolution: Sendable {
     let answer: Answer
     /// The request as journaled, with the matched route's path parameters.
     let request: MockRequest
-    let settings: InstanceSettings
+    let settings: SettingsSnapshot
     /// The journal entry of this request.
     let journalID: Int
     /// For an unmatched request, the near-miss report.
@@ -51,7 +58,7 @@ final class Registry: Sendable {
     }
 
     struct State: Sendable {
-        var settings = InstanceSettings()
+        var settings = SettingsSnapshot(InstanceSettings())
         var routes = Routes()
         /// Queues by route position.
         var queues: [ResponseQueue] = []
@@ -177,7 +184,7 @@ final class Registry: Sendable {
                     return (Resolution(answer: .matched(route: route, response: response), request: served,
                                        settings: state.settings, journalID: entry.id), [])
                 }
-                let policy = state.settings.unmockedPolicy
+                let policy = state.settings.value.unmockedPolicy
                 var entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
                 if case .passthrough = policy.kind {} else {
                     entry.countsAsMiss = true
@@ -210,14 +217,14 @@ final class Registry: Sendable {
         var segments: [String]?
         var matching: [(position: Int, parameters: [String: String])] = []
         for position in positions {
-            let key = snapshot.routes[position].key
-            guard key.matchesConstraints(request, json: json.value) else { continue }
+            let route = snapshot.routes[position]
+            guard route.key.matchesConstraints(request, json: json.value) else { continue }
             let parameters: [String: String]
-            if key.path.isLiteral {
+            if route.key.path.isLiteral {
                 parameters = [:]
             } else {
                 if segments == nil { segments = request.pathSegments }
-                guard let captured = key.path.match(segments ?? []) else { continue }
+                guard let captured = route.key.path.match(segments ?? []) else { continue }
                 parameters = captured
             }
             matching.append((position, parameters))
@@ -258,10 +265,16 @@ final class Registry: Sendable {
 
     var journal: [RecordedRequest] { state.withLock { $0.journal } }
 
-    var settings: InstanceSettings { state.withLock { $0.settings } }
+    var settings: InstanceSettings { state.withLock { $0.settings.value } }
+
+    var settingsSnapshot: SettingsSnapshot { state.withLock { $0.settings } }
 
     func updateSettings(_ body: (inout InstanceSettings) -> Void) {
-        state.withLock { body(&$0.settings) }
+        state.withLock { state in
+            var settings = state.settings.value
+            body(&settings)
+            state.settings = SettingsSnapshot(settings)
+        }
     }
 
     /// One line per route, in registration order: key, queue, registration site.

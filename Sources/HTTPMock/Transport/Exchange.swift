@@ -23,7 +23,7 @@ final class Exchange: @unchecked Sendable {
     private struct State {
         var isClosed = false
         /// Settings read with the first lookup; later hops use the same.
-        var settings = InstanceSettings()
+        var settings = SettingsSnapshot(InstanceSettings())
         var journalID = 0
         /// Whether the journal entry must be updated with what the client receives.
         var outcomePending = false
@@ -61,7 +61,7 @@ final class Exchange: @unchecked Sendable {
     /// Serves `response` without a lookup or a journal entry (probes, stopped bridges).
     func serveUnrecorded(_ response: MockResponse, to request: MockRequest? = nil) {
         let request = request ?? RequestReader.mockRequest(from: urlProtocol.request, task: task)
-        let settings = registry.settings
+        let settings = registry.settingsSnapshot
         state.withLock { $0.settings = settings }
         serve(response, to: request, hop: 0, inherited: nil)
     }
@@ -87,7 +87,7 @@ final class Exchange: @unchecked Sendable {
         serve(resolution.response, to: resolution.request, hop: hop, inherited: nil)
     }
 
-    private var settings: InstanceSettings { state.withLock { $0.settings } }
+    private var settings: InstanceSettings { state.withLock { $0.settings }.value }
 
     /// Tells the log handler, and XCTest at once for a `.failTest` miss.
     private func report(_ resolution: Resolution) {
@@ -102,7 +102,7 @@ final class Exchange: @unchecked Sendable {
                 registry.markReported(journalID: resolution.journalID)
             }
         }
-        resolution.settings.logHandler?.handle(HTTPMockEvent(
+        resolution.settings.value.logHandler?.handle(HTTPMockEvent(
             request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport))
     }
 
