@@ -36,7 +36,13 @@ if requested.contains("profile") {
     mock.logHandler = nil
     mock.addResponses(forPath: "/item", host: "api.example.com", responses: [.data(BareProtocol.body, lifetime: .eternal)])
     let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
-    for _ in 0..<count { _ = try await mock.urlSession.data(for: request) }
+    let session = mock.urlSession
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for task in 0..<64 {
+            group.addTask { for _ in stride(from: task, to: count, by: 64) { _ = try await session.data(for: request) } }
+        }
+        try await group.waitForAll()
+    }
 }
 
 // `Benchmarks profilebare N`: the same through the bare protocol, to diff profiles against.
@@ -44,5 +50,10 @@ if requested.contains("profilebare") {
     let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2_000
     let session = BareProtocol.session()
     let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
-    for _ in 0..<count { _ = try await session.data(for: request) }
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for task in 0..<64 {
+            group.addTask { for _ in stride(from: task, to: count, by: 64) { _ = try await session.data(for: request) } }
+        }
+        try await group.waitForAll()
+    }
 }

@@ -10,7 +10,9 @@ public struct HTTPMethod: Hashable, Sendable, ExpressibleByStringLiteral, Custom
 
     /// A method from its name, in any case.
     public init(_ name: String) {
-        self.rawValue = name.uppercased()
+        // Methods almost always arrive uppercased already: keep the string, allocate nothing.
+        let isUppercased = name.utf8.allSatisfy { !($0 >= 97 && $0 <= 122) && $0 < 128 }
+        self.rawValue = isUppercased ? name : name.uppercased()
     }
 
     public init(stringLiteral value: String) {

@@ -69,7 +69,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// exist: parsing a URLComponents per request costs more than the whole route lookup.
     fileprivate static func parts(of url: URL) -> (path: String, query: String?, host: String) {
         if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
-            return (url.path(percentEncoded: true), url.query(percentEncoded: true), url.host(percentEncoded: false) ?? "")
+            return (url.path(percentEncoded: true), url.query(percentEncoded: true), url.host(percentEncoded: true) ?? "")
         }
         let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         return (components?.percentEncodedPath ?? url.path, components?.percentEncodedQuery, components?.host ?? "")
