@@ -23,7 +23,10 @@ struct URLSessionTransportTests {
     func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:], body: HTTPBody? = nil) async throws -> (HTTPResponse, Data) {
         let request = HTTPRequest(method: method, scheme: nil, authority: nil, path: path, headerFields: headers)
         let (response, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: "test")
-        let data = try await responseBody.map { try await Data(collecting: $0, upTo: .max) } ?? Data()
+        var data = Data()
+        if let responseBody {
+            data = try await Data(collecting: responseBody, upTo: .max)
+        }
         return (response, data)
     }
 
