@@ -71,7 +71,9 @@ public final class HTTPMock: Sendable {
         // A registered shared-session bridge cannot be unregistered from FoundationNetworking's
         // snapshot; with its table entry gone it fails requests instead of serving stale mocks.
         if let bridge = sharedSessionBridge.withLock({ $0 }) { InstanceTable.remove(bridge) }
-        lazySession.withLock { $0 }?.finishTasksAndInvalidate()
+        // `urlSession` is not invalidated: code may still hold it, and FoundationNetworking
+        // kills the process when an invalidated session is used. Its requests now fail with
+        // `HTTPMockError.instanceDeallocated`; it has no delegate, so it is freed with its last user.
     }
 
     /// This instance's `URLProtocol` class, for configurations you assemble yourself.

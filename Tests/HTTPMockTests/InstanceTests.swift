@@ -100,6 +100,17 @@ struct InstanceTests {
         #expect(error?.message.contains("no longer exists") == true)
     }
 
+    @Test("urlSession kept after its instance is gone fails its requests instead of crashing")
+    func urlSessionOutlivesInstance() async throws {
+        var mock: HTTPMock? = HTTPMock()
+        let session = try #require(mock?.urlSession)
+        mock = nil
+        let error = await #expect(throws: HTTPMockError.self) {
+            _ = try await session.reply("https://example.com/gone")
+        }
+        #expect(error?.code == .instanceDeallocated)
+    }
+
     @Test("defaultDomain is where registrations without a host go")
     func defaultDomain() async throws {
         let mock = HTTPMock()

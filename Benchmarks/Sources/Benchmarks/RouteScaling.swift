@@ -14,7 +14,8 @@ enum RouteScaling {
         let session = mock.urlSession
         let request = URLRequest(url: URL(string: url)!)
         return {
-            try await Harness.time {
+            withExtendedLifetime(mock) {}
+            return try await Harness.time {
                 for _ in 0..<requests {
                     let (_, response) = try await session.data(for: request)
                     guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
