@@ -110,6 +110,15 @@ final class Exchange: @unchecked Sendable {
     /// produced this one.
     private func serve(_ response: MockResponse, to request: MockRequest, hop: Int, inherited: Delivery?) {
         let delivery = response.delivery == .instant ? (inherited ?? .instant) : response.delivery
+        // Dynamic results and `.mock(...)` policy responses were never registered, so never validated.
+        if let problem = delivery.problem {
+            fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
+            return
+        }
+        if case .http(let http) = response.payload, !http.status.isValid {
+            fail(HTTPMockError(.invalidRegistration, "\(request): status \(http.status.code) is not an HTTP status (100...599)"))
+            return
+        }
         switch response.payload {
         case .invalid(let message, _):
             fail(HTTPMockError(.invalidRegistration, message))
@@ -148,6 +157,7 @@ final class Exchange: @unchecked Sendable {
                 ]))
                 return
             }
+            recordOutcomeIfPending(statusCode: http.status.code)
             let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
             askDelegateToRedirect(response: response, to: withCookies(next)) { exchange, approved in
                 if let approved {
@@ -316,6 +326,9 @@ final class Exchange: @unchecked Sendable {
         }
         state.withLock { $0.outcomePending = true }
         armDeadlines()
+        // The task holds the exchange weakly: a handler that never returns must not keep the
+        // protocol, its client and its task alive after the request timed out or was cancelled.
+        let weakSelf = WeakExchange(self)
         let task = Task {
             let result: Result<MockResponse, any Error>
             do {
@@ -324,12 +337,12 @@ final class Exchange: @unchecked Sendable {
                 result = .failure(error)
             }
             workQueue.async {
-                guard !self.isClosed else { return }  // timed out or cancelled: the answer is dropped
+                guard let exchange = weakSelf.value, !exchange.isClosed else { return }  // timed out or cancelled: dropped
                 switch result {
                 case .success(let response):
-                    self.serve(response, to: request, hop: hop, inherited: delivery)
+                    exchange.serve(response, to: request, hop: hop, inherited: delivery)
                 case .failure(let error):
-                    self.fail(error)
+                    exchange.fail(error)
                 }
             }
         }
@@ -367,7 +380,9 @@ final class Exchange: @unchecked Sendable {
                 if !state.isClosed { state.networkTask = networkTask }
                 return state.isClosed
             }
-            if !closed { networkTask.resume() }
+            // Created means registered with its session until it completes: a closed exchange
+            // must still cancel it, or it (and everything its handler holds) stays forever.
+            if closed { networkTask.cancel() } else { networkTask.resume() }
         }
     }
 
@@ -452,6 +467,7 @@ final class Exchange: @unchecked Sendable {
 
     /// Runs `body` on the work queue after `seconds` (at once when 0); never when `nil`.
     private func after(_ seconds: TimeInterval?, _ body: @escaping @Sendable (Exchange) -> Void) {
+        guard !isClosed else { return }
         guard let seconds else {
             armDeadlines()  // `.never`: only a timeout or a cancellation ends it
             return
@@ -465,22 +481,33 @@ final class Exchange: @unchecked Sendable {
             return
         }
         armDeadlines()
-        let timer = DispatchSource.makeTimerSource(queue: workQueue)
-        timer.schedule(deadline: .now() + seconds)
-        timer.setEventHandler { [weak self] in
-            guard let self, !self.isClosed else { return }
-            body(self)
-        }
-        guard addTimer(timer) else { return }
-        timer.resume()
-    }
-
-    private func addTimer(_ timer: DispatchSourceTimer) -> Bool {
-        state.withLock { state in
-            guard !state.isClosed else { return false }
+        startTimer(after: seconds, on: workQueue, register: { state, timer in
             state.timers.append(timer)
             return true
+        }, fired: { exchange, timer in
+            exchange.state.withLock { state in state.timers.removeAll { ($0 as AnyObject) === (timer as AnyObject) } }
+            body(exchange)
+        })
+    }
+
+    /// Makes a one-shot timer on `queue`, registers it with `register` under the state lock
+    /// (refused once the exchange is closed), and starts it. A refused timer is started and
+    /// cancelled at once: libdispatch traps when a source that was never activated is released.
+    private func startTimer(after seconds: TimeInterval, on queue: DispatchQueue,
+                            register: (inout State, DispatchSourceTimer) -> Bool,
+                            fired: @escaping @Sendable (Exchange, DispatchSourceTimer) -> Void) {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + seconds)
+        // The handler holds its timer; cancelling a source releases its handler, and every timer
+        // is cancelled when it fires or when the exchange closes, so the cycle always breaks.
+        timer.setEventHandler { [weak self] in
+            timer.cancel()
+            guard let self, !self.isClosed else { return }
+            fired(self, timer)
         }
+        let registered = state.withLock { state in !state.isClosed && register(&state, timer) }
+        timer.resume()
+        if !registered { timer.cancel() }
     }
 
     /// Emulates the timeouts FoundationNetworking never fires for a custom protocol: the
@@ -496,10 +523,10 @@ final class Exchange: @unchecked Sendable {
         let configuration = session?.configuration
         let total = [settings.timeout, configuration?.timeoutIntervalForResource].compactMap { $0 }.filter { $0 > 0 }.min()
         if let total {
-            let timer = DispatchSource.makeTimerSource(queue: workQueue)
-            timer.schedule(deadline: .now() + total)
-            timer.setEventHandler { [weak self] in self?.timeOut(after: total, what: "HTTPMock's timeout") }
-            if addTimer(timer) { timer.resume() }
+            startTimer(after: total, on: workQueue, register: { state, timer in
+                state.timers.append(timer)
+                return true
+            }, fired: { exchange, _ in exchange.timeOut(after: total, what: "HTTPMock's timeout") })
         }
         resetIdleTimer()
     }
@@ -510,17 +537,14 @@ final class Exchange: @unchecked Sendable {
 
     private func resetIdleTimer() {
         guard let limit = requestTimeout, let workQueue else { return }
-        let timer = DispatchSource.makeTimerSource(queue: workQueue)
-        timer.schedule(deadline: .now() + limit)
-        timer.setEventHandler { [weak self] in self?.timeOut(after: limit, what: "the request's timeout") }
-        let previous = state.withLock { state -> DispatchSourceTimer?? in
-            guard !state.isClosed, state.deadlinesArmed else { return .none }
-            defer { state.idleTimer = timer }
-            return .some(state.idleTimer)
-        }
-        guard let previous else { return }
+        var previous: DispatchSourceTimer?
+        startTimer(after: limit, on: workQueue, register: { state, timer in
+            guard state.deadlinesArmed else { return false }
+            previous = state.idleTimer
+            state.idleTimer = timer
+            return true
+        }, fired: { exchange, _ in exchange.timeOut(after: limit, what: "the request's timeout") })
         previous?.cancel()
-        timer.resume()
     }
 
     private func timeOut(after seconds: TimeInterval, what: String) {
@@ -636,6 +660,13 @@ final class Exchange: @unchecked Sendable {
 private struct Carried<Value>: @unchecked Sendable {
     var reader: Value
     init(_ value: Value) { reader = value }
+}
+
+/// A weak reference to an exchange that a `@Sendable` closure can carry.
+private final class WeakExchange: @unchecked Sendable {
+    // @unchecked: a weak reference is read and cleared atomically by the Swift runtime.
+    weak var value: Exchange?
+    init(_ value: Exchange) { self.value = value }
 }
 
 /// A passthrough answer, carried from the passthrough session's queue to the work queue.
