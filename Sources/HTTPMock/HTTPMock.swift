@@ -23,8 +23,6 @@ public final class HTTPMock: Sendable {
 
     let registry: Registry
     private let protocolType: MockURLProtocol.Type
-    /// The class registered for `URLSession.shared` by ``interceptSharedSession()``, made on first use.
-    private let sharedSessionBridge = Locked<MockURLProtocol.Type?>(nil)
 
     /// The session that requests are served from this instance's mocks. Made once, on first
     /// use, with an ephemeral configuration, ``cookieStorage`` and no `URLCache`.
@@ -68,9 +66,9 @@ public final class HTTPMock: Sendable {
 
     deinit {
         InstanceTable.remove(protocolType)
-        // A registered shared-session bridge cannot be unregistered from FoundationNetworking's
-        // snapshot; with its table entry gone it fails requests instead of serving stale mocks.
-        if let bridge = sharedSessionBridge.withLock({ $0 }) { InstanceTable.remove(bridge) }
+        // The shared-session bridge cannot be unregistered from FoundationNetworking's snapshot;
+        // if this instance owned it, it now passes `URLSession.shared`'s requests to the network.
+        SharedSessionBridge.detach(registry)
         // `urlSession` is not invalidated: code may still hold it, and FoundationNetworking
         // kills the process when an invalidated session is used. Its requests now fail with
         // `HTTPMockError.instanceDeallocated`; it has no delegate, so it is freed with its last user.
@@ -159,13 +157,7 @@ public final class HTTPMock: Sendable {
     public func interceptSharedSession(
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> Bool {
-        let registered = sharedSessionBridge.withLock { bridge -> Bool in
-            if bridge != nil { return true }
-            let made = InstanceTable.makeProtocolClass(for: registry, isSharedSessionBridge: true)
-            bridge = made
-            return URLProtocol.registerClass(made)
-        }
-        guard registered else {
+        guard SharedSessionBridge.attach(registry) else {
             Reporter.warn("interceptSharedSession(): URLProtocol.registerClass refused HTTPMock's class",
                           at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
             return false
@@ -185,7 +177,9 @@ public final class HTTPMock: Sendable {
     }
 
     /// Stops serving `URLSession.shared`: its requests go to the network again. (The class
-    /// cannot be unregistered on Linux; it passes everything through instead.)
+    /// cannot be unregistered on Linux; it passes everything through instead.) Another instance
+    /// can take over with ``interceptSharedSession(fileID:filePath:line:column:)``; an instance
+    /// that is deallocated while serving stops too.
     public func stopInterceptingSharedSession() {
         registry.interceptsSharedSession = false
     }

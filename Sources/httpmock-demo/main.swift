@@ -107,6 +107,16 @@ await exchange("URLSession.shared after stopInterceptingSharedSession() (.invali
     let (data, _) = try await URLSession.shared.data(from: URL(string: "https://legacy.invalid/status")!)
     return String(decoding: data, as: UTF8.self)
 }
+// Another instance can take URLSession.shared over, even now that sessions exist.
+let perTest = HTTPMock()
+perTest.logHandler = nil
+perTest.addResponses(forPath: "/status", host: "legacy.invalid", responses: [.plaintext("served by another instance")])
+await exchange("URLSession.shared taken over by another instance") {
+    guard perTest.interceptSharedSession() else { throw URLError(.unsupportedURL) }
+    let (data, _) = try await URLSession.shared.data(from: URL(string: "https://legacy.invalid/status")!)
+    perTest.stopInterceptingSharedSession()
+    return String(decoding: data, as: UTF8.self)
+}
 
 if let report = mock.recordedRequests.last(where: { !$0.isMatched })?.nearMissReport {
     print("\nWhy GET /search?q=rust got a 404 (the near-miss report, also its body):")

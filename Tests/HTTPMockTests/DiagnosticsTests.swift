@@ -97,6 +97,9 @@ struct DiagnosticsTests {
         #expect(messages[0].hasPrefix("No mock for GET https://example.com/missing\nClosest registrations:"))
         #expect(messages[1] == "ANY example.com/unused: 2 queued responses were never requested (registered at HTTPMockTests/DiagnosticsTests.swift:\(line))")
         #expect(mock.verify().isEmpty)  // already reported
+        mock.addResponses(forPath: "/x", host: "other.example.com", responses: [.empty()])
+        mock.clearQueue(forHost: "other.example.com")
+        #expect(mock.verify().isEmpty)  // clearing another host does not make reported routes new
     }
 
     @Test("verify() is empty when every request matched and every response was used")

@@ -133,6 +133,16 @@ struct InstanceTests {
         #expect(try await mock.urlSession.reply("https://api.example.com:8443/a").text == "8443")
     }
 
+    @Test("a host naming the scheme's default port matches requests that leave it implicit")
+    func defaultPorts() async throws {
+        let mock = HTTPMock()
+        mock.addResponses(forPath: "/p", host: "api.example.com:443", responses: [.plaintext("443", lifetime: .eternal)])
+        mock.addResponses(forPath: "/p", host: "api.example.com:80", responses: [.plaintext("80", lifetime: .eternal)])
+        #expect(try await mock.urlSession.reply("https://api.example.com/p").text == "443")
+        #expect(try await mock.urlSession.reply("http://api.example.com/p").text == "80")
+        #expect(try await mock.urlSession.reply("https://api.example.com:8443/p").status == 404)
+    }
+
     @Test("paths: /a/, a and /a are one path; percent-encoding is decoded; case matters")
     func pathNormalisation() async throws {
         let mock = HTTPMock()

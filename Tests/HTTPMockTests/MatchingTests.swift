@@ -131,6 +131,9 @@ struct MatchingTests {
         #expect(try await send("https://example.com/graphql", method: "POST",
                                body: #"{"query":"query ListPosts($n: Int) { posts(first: $n) { id } }","variables":{"n":2}}"#).text == "posts")
         #expect(try await send("https://example.com/graphql", method: "POST", body: #"{"query":"mutation Other { x }"}"#).status == 404)
+        // An anonymous operation has no name: its first field is not one.
+        mock.addResponses(forPath: "/graphql", body: .graphQL(operationName: "viewer"), responses: [.empty()])
+        #expect(try await send("https://example.com/graphql", method: "POST", body: #"{"query":"query { viewer { id } }"}"#).status == 404)
     }
 
     @Test("where: a predicate on the MockRequest, run outside HTTPMock's lock")

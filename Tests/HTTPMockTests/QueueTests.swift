@@ -121,4 +121,14 @@ struct QueueTests {
         #expect(try await mock.urlSession.reply("https://one.example.com:8080/a").status == 404)
         #expect(try await mock.urlSession.reply("https://two.example.com/a").text == "two")
     }
+
+    @Test("clearQueue(forHost: \"host:port\") removes only that port's routes")
+    func clearQueueForHostAndPort() async throws {
+        let mock = HTTPMock()
+        mock.addResponses(forPath: "/a", host: "localhost:8080", responses: [.plaintext("8080", lifetime: .eternal)])
+        mock.addResponses(forPath: "/a", host: "localhost:9090", responses: [.plaintext("9090", lifetime: .eternal)])
+        mock.clearQueue(forHost: "localhost:8080")
+        #expect(try await mock.urlSession.reply("http://localhost:8080/a").status == 404)
+        #expect(try await mock.urlSession.reply("http://localhost:9090/a").text == "9090")
+    }
 }

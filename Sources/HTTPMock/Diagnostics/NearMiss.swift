@@ -46,7 +46,7 @@ enum NearMissAnalysis {
         var reasons: [String] = []
 
         let requestHost = request.port.map { "\(request.normalizedHost):\($0)" } ?? request.normalizedHost
-        if !key.host.matches(host: request.normalizedHost, port: request.port) {
+        if !key.host.matches(host: request.normalizedHost, port: request.effectivePort) {
             distance += 3 * max(0.1, difference(key.host.description, requestHost))
             reasons.append("host: expected \(key.host), got \(requestHost)")
         }

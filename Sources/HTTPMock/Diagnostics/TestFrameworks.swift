@@ -123,7 +123,10 @@ final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
 
     /// Records `message` on the running XCTest test case, if one is known; never falls back.
     static func recordOnRunningTestCase(_ message: String, at location: SourceLocation) -> Bool {
-        guard let testCase = shared.current.withLock({ $0 }) else { return false }
+        // XCTest `fatalError`s on a failure recorded for a run that has stopped, and a run stops
+        // just before observers hear that the test finished: check the run itself.
+        guard let testCase = shared.current.withLock({ $0 }), let run = testCase.testRun,
+              run.startDate != nil, run.stopDate == nil else { return false }
         testCase.recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
         return true
     }

@@ -93,9 +93,26 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         guard let json else { return nil }
         if case .string(let name)? = json["operationName"], !name.isEmpty { return name }
         guard case .string(let query)? = json["query"] else { return nil }
-        let scanner = query.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") })
-        for (index, word) in scanner.enumerated() where ["query", "mutation", "subscription"].contains(word) {
-            if index + 1 < scanner.count { return String(scanner[index + 1]) }
+        // `query Name`, `mutation Name(…)`, `subscription Name {…}`; `query {…}` is anonymous.
+        let scalars = Array(query.unicodeScalars)
+        func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
+        }
+        var index = 0
+        while index < scalars.count {
+            guard isNameScalar(scalars[index]) else { index += 1; continue }
+            var end = index
+            while end < scalars.count, isNameScalar(scalars[end]) { end += 1 }
+            let word = String(String.UnicodeScalarView(scalars[index..<end]))
+            if ["query", "mutation", "subscription"].contains(word) {
+                var next = end
+                while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
+                guard next < scalars.count, isNameScalar(scalars[next]) else { return nil }
+                var nameEnd = next
+                while nameEnd < scalars.count, isNameScalar(scalars[nameEnd]) { nameEnd += 1 }
+                return String(String.UnicodeScalarView(scalars[next..<nameEnd]))
+            }
+            index = end
         }
         return nil
     }

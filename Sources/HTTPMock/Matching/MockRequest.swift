@@ -20,6 +20,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         let normalizedPath: String
         let normalizedHost: String
         let port: Int?
+        let effectivePort: Int?
         let query: RequestQuery
 
         init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
@@ -33,6 +34,12 @@ public struct MockRequest: Sendable, CustomStringConvertible {
             self.normalizedPath = RoutePath.normalize(path)
             self.normalizedHost = RouteHost.normalize(host)
             self.port = url.port
+            switch url.scheme?.lowercased() {
+            case _ where url.port != nil: self.effectivePort = url.port
+            case "https"?: self.effectivePort = 443
+            case "http"?: self.effectivePort = 80
+            default: self.effectivePort = nil
+            }
         }
     }
 
@@ -56,6 +63,8 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     var normalizedPath: String { storage.normalizedPath }
     var normalizedHost: String { storage.normalizedHost }
     var port: Int? { storage.port }
+    /// The port the request goes to: explicit, else the scheme's default (80, 443).
+    var effectivePort: Int? { storage.effectivePort }
     var query: RequestQuery { storage.query }
     /// The decoded path segments, for pattern routes (split on demand: exact routes never need them).
     var pathSegments: [String] { normalizedPath.split(separator: "/").map(String.init) }

@@ -13,6 +13,8 @@ struct RouteIndex: Sendable {
     private var exact: [ExactKey: [Int]] = [:]
     private var literalHostTries: [String: PathTrie] = [:]
     private var patternHostTries: [(host: HostPattern, trie: PathTrie)] = []
+    /// Whether any literal route names a port: only then are `host:port` buckets worth a lookup.
+    private var hasPortedRoutes = false
 
     /// Host (with `:port` when named) and path of a literal route; hashed without concatenating.
     struct ExactKey: Hashable, Sendable {
@@ -23,6 +25,7 @@ struct RouteIndex: Sendable {
     static func exactKey(host: String, path: String) -> ExactKey { ExactKey(host: host, path: path) }
 
     mutating func insert(_ key: RouteKey, at position: Int) {
+        if key.host.isLiteral, key.host.port != nil { hasPortedRoutes = true }
         if key.isExact {
             exact[Self.exactKey(host: key.host.description, path: key.path.literalPath), default: []].append(position)
         } else if key.host.isLiteral {
@@ -41,11 +44,11 @@ struct RouteIndex: Sendable {
     func candidates(host: String, port: Int?, path: String, segments: () -> [String]) -> [Int] {
         let exactHits = exact[Self.exactKey(host: host, path: path)]
         // The common case: an exact route and nothing that could compete with it.
-        if port == nil, literalHostTries.isEmpty, patternHostTries.isEmpty {
+        if !hasPortedRoutes, literalHostTries.isEmpty, patternHostTries.isEmpty {
             return exactHits ?? []
         }
         var found = exactHits ?? []
-        let hostWithPort = port.map { "\(host):\($0)" }
+        let hostWithPort = hasPortedRoutes ? port.map { "\(host):\($0)" } : nil
         if let hostWithPort {
             found += exact[Self.exactKey(host: hostWithPort, path: path)] ?? []
         }

@@ -70,7 +70,8 @@ final class Registry: Sendable {
         var nextJournalID = 0
         /// Unmatched requests under `.failTest`, not yet reported to a test.
         var unreportedMisses: [RecordedRequest] = []
-        /// Journal entries and routes `verify()` has already reported, so nothing is reported twice.
+        /// Journal entries and routes (by registration order, which clearing does not change)
+        /// `verify()` has already reported, so nothing is reported twice.
         var reportedMissIDs: Set<Int> = []
         var reportedPendingRoutes: Set<Int> = []
 
@@ -211,7 +212,7 @@ final class Registry: Sendable {
     /// path parameters.
     static func matchingRoutes(for request: MockRequest, in snapshot: Routes) -> [(Int, [String: String])] {
         let positions = snapshot.index.candidates(
-            host: request.normalizedHost, port: request.port, path: request.normalizedPath, segments: { request.pathSegments })
+            host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath, segments: { request.pathSegments })
         guard !positions.isEmpty else { return [] }
         let json = LazyJSON(request.body)
         var segments: [String]?
@@ -241,6 +242,7 @@ final class Registry: Sendable {
         state.withLock { state in
             _ = state.appendJournal(request, isMatched: false, route: nil, outcome: (nil, error), date: date)
             state.journal[state.journal.count - 1].countsAsMiss = true
+            state.journal[state.journal.count - 1].nearMissReport = "\(request) was not served: \((error as? URLError)?.localizedDescription ?? "\(error)")"
         }
     }
 
@@ -310,11 +312,11 @@ final class Registry: Sendable {
             state.reportedMissIDs.formUnion(misses.map(\.id))
             state.unreportedMisses = []
             var pending: [(route: Route, count: Int)] = []
-            for (position, route) in state.routes.routes.enumerated() where !state.reportedPendingRoutes.contains(position) {
+            for (position, route) in state.routes.routes.enumerated() where !state.reportedPendingRoutes.contains(route.order) {
                 let count = state.queues[position].pendingFiniteCount
                 if count > 0 {
                     pending.append((route, count))
-                    state.reportedPendingRoutes.insert(position)
+                    state.reportedPendingRoutes.insert(route.order)
                 }
             }
             return (misses, pending)
@@ -340,14 +342,21 @@ final class Registry: Sendable {
         }
     }
 
-    /// Removes the routes registered for `host` (any port) and the journal entries of requests to it.
+    /// Removes the routes registered for `host` and the journal entries of requests to it: any
+    /// port for a bare host name, only that port for `host:port`.
     func clear(host: String) {
-        let host = RouteHost.normalize(host)
+        let target = (try? HostPattern.parse(host)) ?? HostPattern(labels: [.literal(RouteHost.normalize(host))], port: nil)
+        let name = target.name
+        let removesRoute: (Route) -> Bool = { route in
+            route.key.host.name == name && (target.port == nil || route.key.host.port == target.port)
+        }
+        let removesEntry: (RecordedRequest) -> Bool = { entry in
+            entry.request.normalizedHost == name && (target.port == nil || entry.request.effectivePort == target.port)
+        }
         state.withLock { state in
-            state.rebuild(keeping: { $0.key.host.name != host })
-            state.journal.removeAll { $0.request.normalizedHost == host }
-            state.unreportedMisses.removeAll { $0.request.normalizedHost == host }
-            state.reportedPendingRoutes = []
+            state.rebuild(keeping: { !removesRoute($0) })
+            state.journal.removeAll(where: removesEntry)
+            state.unreportedMisses.removeAll(where: removesEntry)
         }
     }
 }

@@ -46,6 +46,14 @@ enum InstanceTable {
         return protocolClass
     }
 
+    /// Points an existing class at another registry (the shared-session bridge changing owner).
+    static func retarget(_ protocolClass: AnyClass, to registry: Registry) {
+        registries.withLock { table in
+            guard let entry = table[ObjectIdentifier(protocolClass)] else { return }
+            table[ObjectIdentifier(protocolClass)] = Entry(registry: registry, isSharedSessionBridge: entry.isSharedSessionBridge)
+        }
+    }
+
     static func entry(for protocolClass: AnyClass) -> Entry? {
         registries.withLock { $0[ObjectIdentifier(protocolClass)] }
     }

@@ -12,6 +12,38 @@ import FoundationNetworking
 /// request to a reserved host that only the bridge answers. Stopping turns the bridge into a
 /// passthrough, since it cannot be removed.
 enum SharedSessionBridge {
+    /// The one bridge class of the process, registered once, and the registry it serves. It
+    /// changes owner rather than being replaced: `URLSession.shared` only ever sees the classes
+    /// registered before the first session, so a class registered later would never be consulted.
+    private static let bridge = Locked<MockURLProtocol.Type?>(nil)
+
+    /// A registry with no routes that passes everything through: the bridge's owner when no
+    /// instance serves `URLSession.shared`.
+    private static let idle = Registry(passthroughSession: nil,
+                                       creationLocation: SourceLocation(fileID: "HTTPMock/SharedSessionBridge.swift", filePath: #filePath, line: #line, column: 1))
+
+    /// Makes `registry` the bridge's owner, registering the bridge on first use.
+    /// - Returns: whether `URLProtocol.registerClass` accepted the class.
+    static func attach(_ registry: Registry) -> Bool {
+        bridge.withLock { bridge in
+            if let existing = bridge {
+                InstanceTable.retarget(existing, to: registry)
+                return true
+            }
+            let made = InstanceTable.makeProtocolClass(for: registry, isSharedSessionBridge: true)
+            bridge = made
+            return URLProtocol.registerClass(made)
+        }
+    }
+
+    /// Hands the bridge to the idle registry if `registry` owns it (its instance is going away).
+    static func detach(_ registry: Registry) {
+        bridge.withLock { bridge in
+            guard let bridge, InstanceTable.entry(for: bridge)?.registry === registry else { return }
+            InstanceTable.retarget(bridge, to: idle)
+        }
+    }
+
     /// A host under `.invalid` (RFC 2606): never resolvable, so an unintercepted probe fails
     /// at once without network traffic.
     static let probeHost = "httpmock-shared-session-probe.invalid"
