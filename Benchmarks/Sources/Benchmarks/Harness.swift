@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Measurement helpers: every figure is a ratio to a baseline measured in the same run,
 /// from interleaved rounds, so machine noise hits both sides alike.
@@ -31,6 +34,26 @@ enum Harness {
             }
         }
         return samples.map(median)
+    }
+
+    /// A scenario: seconds per request for `count` requests through `session`, one after another
+    /// (`tasks == 1`) or spread over `tasks` concurrent tasks.
+    static func perRequest(_ session: URLSession, _ request: URLRequest, count: Int, tasks: Int = 1) -> () async throws -> Double {
+        {
+            try await time {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for task in 0..<tasks {
+                        group.addTask {
+                            for _ in stride(from: task, to: count, by: tasks) {
+                                let (_, response) = try await session.data(for: request)
+                                guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            } / Double(count)
+        }
     }
 
     /// Resident set size from /proc/self/statm, in bytes.

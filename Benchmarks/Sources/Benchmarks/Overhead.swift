@@ -17,29 +17,11 @@ enum Overhead {
         let bareSession = BareProtocol.session()
         let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
 
-        func sequential(_ session: URLSession) -> () async throws -> Double {
-            {
-                try await Harness.time {
-                    for _ in 0..<requests { _ = try await session.data(for: request) }
-                } / Double(requests)
-            }
-        }
-        func concurrent(_ session: URLSession) -> () async throws -> Double {
-            {
-                try await Harness.time {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        for task in 0..<64 {
-                            group.addTask {
-                                for _ in stride(from: task, to: requests, by: 64) { _ = try await session.data(for: request) }
-                            }
-                        }
-                        try await group.waitForAll()
-                    }
-                } / Double(requests)
-            }
-        }
         let times = try await Harness.interleaved(rounds: rounds, [
-            sequential(bareSession), sequential(mockSession), concurrent(bareSession), concurrent(mockSession),
+            Harness.perRequest(bareSession, request, count: requests),
+            Harness.perRequest(mockSession, request, count: requests),
+            Harness.perRequest(bareSession, request, count: requests, tasks: 64),
+            Harness.perRequest(mockSession, request, count: requests, tasks: 64),
         ])
         // The journal grows with every request; the instance is measured as users run it.
         let rows = [

@@ -34,32 +34,11 @@ enum VersusServer {
         mock.addResponses(forPath: "/item", host: "127.0.0.1", responses: [.plaintext(body, lifetime: .eternal)])
         let mockSession = mock.urlSession
 
-        func sequential(_ session: URLSession) -> () async throws -> Double {
-            {
-                try await Harness.time {
-                    for _ in 0..<requests {
-                        let (data, _) = try await session.data(for: serverRequest)
-                        guard data.count == 100 else { throw URLError(.badServerResponse) }
-                    }
-                } / Double(requests)
-            }
-        }
-        func concurrent(_ session: URLSession) -> () async throws -> Double {
-            {
-                try await Harness.time {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        for task in 0..<64 {
-                            group.addTask {
-                                for _ in stride(from: task, to: requests, by: 64) { _ = try await session.data(for: serverRequest) }
-                            }
-                        }
-                        try await group.waitForAll()
-                    }
-                } / Double(requests)
-            }
-        }
         let times = try await Harness.interleaved(rounds: rounds, [
-            sequential(plain), sequential(mockSession), concurrent(plain), concurrent(mockSession),
+            Harness.perRequest(plain, serverRequest, count: requests),
+            Harness.perRequest(mockSession, serverRequest, count: requests),
+            Harness.perRequest(plain, serverRequest, count: requests, tasks: 64),
+            Harness.perRequest(mockSession, serverRequest, count: requests, tasks: 64),
         ])
         let rows = [
             Row(name: "Hummingbird on 127.0.0.1, sequential", value: String(format: "%.1f µs/req", times[0] * 1e6), ratio: 1, target: "baseline", met: nil),
