@@ -14,7 +14,7 @@ public struct RouteComponent: Sendable {
 /// Builds the top level of ``HTTPMock/registerResponses(fileID:filePath:line:column:_:)``:
 /// `Host { … }` blocks, and `Path { … }` blocks for the instance's `defaultDomain`.
 @resultBuilder
-public enum RegistrationBuilder {
+public enum RegistrationBuilder: RouteComponentBuilder {
     public static func buildExpression(_ host: Host) -> [RouteComponent] { [RouteComponent(kind: .host(host))] }
     public static func buildExpression(_ path: Path) -> [RouteComponent] { [RouteComponent(kind: .path(path))] }
     @available(*, unavailable, message: "a MockResponse needs a route: put it inside Path(\"/…\") { … }")
@@ -22,17 +22,11 @@ public enum RegistrationBuilder {
     @available(*, unavailable, message: "Headers apply to a scope: put them inside Host(\"…\") { … } or Path(\"/…\") { … }")
     public static func buildExpression(_ headers: Headers) -> [RouteComponent] { [] }
     public static func buildExpression(_ components: [RouteComponent]) -> [RouteComponent] { components }
-    public static func buildBlock(_ parts: [RouteComponent]...) -> [RouteComponent] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [RouteComponent]?) -> [RouteComponent] { part ?? [] }
-    public static func buildEither(first part: [RouteComponent]) -> [RouteComponent] { part }
-    public static func buildEither(second part: [RouteComponent]) -> [RouteComponent] { part }
-    public static func buildArray(_ parts: [[RouteComponent]]) -> [RouteComponent] { parts.flatMap { $0 } }
-    public static func buildLimitedAvailability(_ part: [RouteComponent]) -> [RouteComponent] { part }
 }
 
 /// Builds the body of a ``Host``: `Headers` and `Path` blocks.
 @resultBuilder
-public enum HostBuilder {
+public enum HostBuilder: RouteComponentBuilder {
     public static func buildExpression(_ path: Path) -> [RouteComponent] { [RouteComponent(kind: .path(path))] }
     public static func buildExpression(_ headers: Headers) -> [RouteComponent] { [RouteComponent(kind: .headers(headers))] }
     @available(*, unavailable, message: "a MockResponse needs a path: put it inside Path(\"/…\") { … } (use Path(\"/\") for the root)")
@@ -40,18 +34,12 @@ public enum HostBuilder {
     @available(*, unavailable, message: "hosts do not nest: close this Host { … } before opening another")
     public static func buildExpression(_ host: Host) -> [RouteComponent] { [] }
     public static func buildExpression(_ components: [RouteComponent]) -> [RouteComponent] { components }
-    public static func buildBlock(_ parts: [RouteComponent]...) -> [RouteComponent] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [RouteComponent]?) -> [RouteComponent] { part ?? [] }
-    public static func buildEither(first part: [RouteComponent]) -> [RouteComponent] { part }
-    public static func buildEither(second part: [RouteComponent]) -> [RouteComponent] { part }
-    public static func buildArray(_ parts: [[RouteComponent]]) -> [RouteComponent] { parts.flatMap { $0 } }
-    public static func buildLimitedAvailability(_ part: [RouteComponent]) -> [RouteComponent] { part }
 }
 
 /// Builds the body of a ``Path``: its responses (queued in order), `Headers` blocks and nested
 /// `Path` blocks.
 @resultBuilder
-public enum PathBuilder {
+public enum PathBuilder: RouteComponentBuilder {
     public static func buildExpression(_ response: MockResponse) -> [RouteComponent] { [RouteComponent(kind: .response(response))] }
     public static func buildExpression(_ path: Path) -> [RouteComponent] { [RouteComponent(kind: .path(path))] }
     public static func buildExpression(_ headers: Headers) -> [RouteComponent] { [RouteComponent(kind: .headers(headers))] }
@@ -61,6 +49,13 @@ public enum PathBuilder {
     public static func buildExpression(_ responses: [MockResponse]) -> [RouteComponent] {
         responses.map { RouteComponent(kind: .response($0)) }
     }
+}
+
+/// The control flow every DSL builder accepts (`if`, `if`/`else`, `switch`, `for`,
+/// `#available`), shared; each builder only says which elements it takes.
+public protocol RouteComponentBuilder {}
+
+extension RouteComponentBuilder {
     public static func buildBlock(_ parts: [RouteComponent]...) -> [RouteComponent] { parts.flatMap { $0 } }
     public static func buildOptional(_ part: [RouteComponent]?) -> [RouteComponent] { part ?? [] }
     public static func buildEither(first part: [RouteComponent]) -> [RouteComponent] { part }
