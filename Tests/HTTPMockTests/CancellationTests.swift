@@ -110,31 +110,3 @@ struct CancellationTests {
         #expect(handlerCancelled.value == true)
     }
 }
-
-/// A one-shot signal an async test can wait for.
-final class AsyncSignal: @unchecked Sendable {
-    // @unchecked: state guarded by `lock`.
-    private let lock = NSLock()
-    private var fired = false
-    private var waiter: CheckedContinuation<Void, Never>?
-
-    func fire() {
-        let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            fired = true
-            defer { self.waiter = nil }
-            return self.waiter
-        }
-        waiter?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let alreadyFired = lock.withLock { () -> Bool in
-                if fired { return true }
-                waiter = continuation
-                return false
-            }
-            if alreadyFired { continuation.resume() }
-        }
-    }
-}

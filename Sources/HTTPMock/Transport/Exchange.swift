@@ -273,7 +273,7 @@ final class Exchange: @unchecked Sendable {
     /// Reads the next chunk on the read queue, then hands it to the client on the work queue.
     private func readChunk(_ reader: Carried<BodyReader>, stream: ChunkStream, sent: Int) {
         stream.readQueue.async {
-            var reader = reader.reader
+            var reader = reader.value
             let chunk: Result<Data, any Error>
             if self.isClosed {
                 return
@@ -428,7 +428,7 @@ final class Exchange: @unchecked Sendable {
         let proposal = Carried(newRequest)
         armDeadlines()
         session.delegateQueue.addOperation {
-            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: proposal.reader) { approved in
+            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: proposal.value) { approved in
                 let approvedRequest = approved.map { request in
                     MockRequest(method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url ?? next.url,
                                 headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]), body: request.httpBody)
@@ -658,8 +658,8 @@ final class Exchange: @unchecked Sendable {
 /// Carries a non-Sendable value through a `@Sendable` closure between the delegate queue and
 /// the task's work queue. `@unchecked`: the value is only used on one queue at a time.
 private struct Carried<Value>: @unchecked Sendable {
-    var reader: Value
-    init(_ value: Value) { reader = value }
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// A weak reference to an exchange that a `@Sendable` closure can carry.

@@ -61,8 +61,7 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     private var _chunks: [Data] = []
     private var _byteCount = 0
     private var _error: (any Error)?
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var finished = false
+    private let finished = AsyncSignal()
     /// When false, chunks are counted but not kept (for very large bodies).
     let keepsChunks: Bool
     /// Called with each chunk's size, on the delegate queue.
@@ -94,25 +93,13 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let continuation = lock.withLock { () -> CheckedContinuation<Void, Never>? in
-            _error = error
-            finished = true
-            defer { self.continuation = nil }
-            return self.continuation
-        }
-        continuation?.resume()
+        lock.withLock { _error = error }
+        finished.fire()
     }
 
     /// Waits until the task completed.
     func completion() async {
-        await withCheckedContinuation { continuation in
-            let alreadyFinished = lock.withLock { () -> Bool in
-                if finished { return true }
-                self.continuation = continuation
-                return false
-            }
-            if alreadyFinished { continuation.resume() }
-        }
+        await finished.wait()
     }
 }
 
@@ -120,5 +107,33 @@ extension HTTPMock {
     /// A session of this instance that reports to `delegate`.
     func delegateSession(_ delegate: RecordingDelegate) -> URLSession {
         URLSession(configuration: makeSessionConfiguration(), delegate: delegate, delegateQueue: nil)
+    }
+}
+
+/// A one-shot signal an async test can wait for.
+final class AsyncSignal: @unchecked Sendable {
+    // @unchecked: state guarded by `lock`.
+    private let lock = NSLock()
+    private var fired = false
+    private var waiter: CheckedContinuation<Void, Never>?
+
+    func fire() {
+        let waiter = lock.withLock { () -> CheckedContinuation<Void, Never>? in
+            fired = true
+            defer { self.waiter = nil }
+            return self.waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let alreadyFired = lock.withLock { () -> Bool in
+                if fired { return true }
+                waiter = continuation
+                return false
+            }
+            if alreadyFired { continuation.resume() }
+        }
     }
 }
