@@ -168,7 +168,7 @@ struct MatchingTests {
         let cases: [(String, () -> Void)] = [
             ("\"***\" is not a pattern", { mock.addResponses(forPath: "/a/***", responses: [.empty()]) }),
             ("needs a parameter name", { mock.addResponses(forPath: "/users/:", responses: [.empty()]) }),
-            ("\"a*\" is not a pattern", { mock.addResponses(forPath: "/x", host: "a*.example.com", responses: [.empty()]) }),
+            ("\"a**\" is not a pattern", { mock.addResponses(forPath: "/x", host: "a**.example.com", responses: [.empty()]) }),
             ("BodyMatcher.json could not encode a value of type Unencodable", {
                 mock.addResponses(forPath: "/x", body: .json(Unencodable()), responses: [.empty()])
             }),

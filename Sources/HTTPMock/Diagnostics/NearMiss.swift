@@ -31,16 +31,18 @@ enum NearMissAnalysis {
             json = .some(value)
             return value
         }
+        let segments = request.pathSegments
         var misses: [(NearMiss, Int)] = []
         for (position, route) in routes.enumerated() {
             let queue = position < queues.count ? queues[position] : QueueState(pending: 0, served: 0)
-            misses.append((analyze(route.key, queue: queue, request: request, json: parsedJSON, location: route.location), route.order))
+            misses.append((analyze(route.key, queue: queue, request: request, segments: segments, json: parsedJSON,
+                                   location: route.location), route.order))
         }
         misses.sort { $0.0.distance != $1.0.distance ? $0.0.distance < $1.0.distance : $0.1 < $1.1 }
         return misses.prefix(maximumShown).map(\.0)
     }
 
-    private static func analyze(_ key: RouteKey, queue: QueueState, request: MockRequest,
+    private static func analyze(_ key: RouteKey, queue: QueueState, request: MockRequest, segments: [String],
                                 json: () -> JSONValue?, location: SourceLocation?) -> NearMiss {
         var distance = 0.0
         var reasons: [String] = []
@@ -50,7 +52,7 @@ enum NearMissAnalysis {
             distance += 3 * max(0.1, difference(key.host.description, requestHost))
             reasons.append("host: expected \(key.host), got \(requestHost)")
         }
-        if key.path.match(request.pathSegments) == nil {
+        if key.path.match(segments) == nil {
             distance += 3 * max(0.1, difference(key.path.description, request.normalizedPath))
             reasons.append("path: expected \(key.path), got \(request.normalizedPath)")
         }
@@ -121,18 +123,41 @@ enum NearMissAnalysis {
     }
 
     /// How different two strings are, 0 (equal) to 1, by edit distance.
+    ///
+    /// Only a ranking: the common prefix and suffix are set aside first (long paths usually
+    /// share most of themselves), and when what remains is still large
+    /// (more than `exactLimit` cells) the mismatches at aligned positions plus the length
+    /// difference stand in for the edit distance (an upper bound of it), so a report over
+    /// very long paths stays linear.
     static func difference(_ a: String, _ b: String) -> Double {
         let a = Array(a.utf8), b = Array(b.utf8)
-        if a.isEmpty || b.isEmpty { return a.count == b.count ? 0 : 1 }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + [Int](repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
+        let longest = max(a.count, b.count)
+        guard longest > 0 else { return 0 }
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        let x = a[prefix..<(a.count - suffix)], y = b[prefix..<(b.count - suffix)]
+        return Double(editDistance(x, y)) / Double(longest)
+    }
+
+    static let exactLimit = 1 << 16
+
+    private static func editDistance(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        if a.count * b.count > exactLimit {
+            return zip(a, b).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) } + abs(a.count - b.count)
         }
-        return Double(previous[b.count]) / Double(max(a.count, b.count))
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for (i, left) in a.enumerated() {
+            current[0] = i + 1
+            for (j, right) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 
     /// The report for an unmatched request, as the 404 body, errors, the journal and `verify()` show it.

@@ -66,8 +66,10 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// The port the request goes to: explicit, else the scheme's default (80, 443).
     var effectivePort: Int? { storage.effectivePort }
     var query: RequestQuery { storage.query }
-    /// The decoded path segments, for pattern routes (split on demand: exact routes never need them).
-    var pathSegments: [String] { normalizedPath.split(separator: "/").map(String.init) }
+    /// The decoded path segments, for pattern routes (split on demand: exact routes never need
+    /// them). The request path was split on its raw `/` before decoding: `/files/a%2Fb` has the
+    /// segments `files` and `a/b`.
+    var pathSegments: [String] { RoutePath.segments(ofNormalized: normalizedPath) }
 
     init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
         self.storage = Storage(method: method, url: url, headers: headers, body: body)

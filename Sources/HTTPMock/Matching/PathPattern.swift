@@ -1,14 +1,16 @@
 /// A registered path: literal segments, `*` (exactly one segment), `**` (zero or more
-/// segments) and `:name` (one segment, captured into `MockRequest.pathParameters`).
+/// segments), `:name` (one segment, captured into `MockRequest.pathParameters`) and segments
+/// with a `*` inside (`*.json`, `v*`, `*-*`: one segment, glob-style).
 ///
-/// Literal segments are percent-decoded; write `%2A` for a literal `*` segment and `%3A` for
-/// a literal leading `:`.
+/// Literal segments are percent-decoded; write `%2A` for a literal `*` and `%3A` for a literal
+/// leading `:`.
 struct PathPattern: Hashable, Sendable, CustomStringConvertible {
     enum Segment: Hashable, Sendable {
         case literal(String)
         case single
         case parameter(String)
         case multi
+        case glob(SegmentGlob)
     }
 
     let segments: [Segment]
@@ -16,12 +18,12 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
     /// No wildcard or parameter: the route can live in the exact index.
     var isLiteral: Bool { segments.allSatisfy { if case .literal = $0 { return true } else { return false } } }
 
-    /// `*` and `:name` count 1, `**` counts 2.
+    /// `*`, an in-segment `*` and `:name` count 1, `**` counts 2.
     var wildcardWeight: Int {
         segments.reduce(0) { total, segment in
             switch segment {
             case .literal: return total
-            case .single, .parameter: return total + 1
+            case .single, .parameter, .glob: return total + 1
             case .multi: return total + 2
             }
         }
@@ -29,15 +31,19 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
 
     var literalCharacterCount: Int {
         segments.reduce(0) { total, segment in
-            if case .literal(let text) = segment { return total + text.count }
-            return total
+            switch segment {
+            case .literal(let text): return total + text.count
+            case .glob(let glob): return total + glob.literalCharacterCount
+            case .single, .parameter, .multi: return total
+            }
         }
     }
 
-    /// The normalised path of a literal pattern, the index key.
+    /// The normalised path of a literal pattern, the index key (a `/` inside a segment is
+    /// `%2F`, as in a normalised request path).
     var literalPath: String {
         RoutePath.join(segments.map { segment in
-            if case .literal(let text) = segment { return text }
+            if case .literal(let text) = segment { return RoutePath.encodeSeparators(text) }
             return ""
         })
     }
@@ -49,6 +55,7 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
             case .single: return "*"
             case .parameter(let name): return ":" + name
             case .multi: return "**"
+            case .glob(let glob): return glob.description
             }
         })
     }
@@ -75,8 +82,11 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
                     throw PatternError("path \"\(path)\": parameter \":\(name)\" appears twice")
                 }
                 segments.append(.parameter(name))
+            } else if raw.contains("**") {
+                throw PatternError("path \"\(path)\": \"\(raw)\" is not a pattern; ** stands alone as a whole segment (any number of segments), * inside a segment is one glob wildcard, and %2A is a literal *")
             } else if raw.contains("*") {
-                throw PatternError("path \"\(path)\": \"\(raw)\" is not a pattern; use * (one segment) or ** (any number of segments) as a whole segment, or %2A for a literal *")
+                let pieces = raw.split(separator: "*", omittingEmptySubsequences: false).map { String($0).removingPercentEncodingIfValid }
+                segments.append(.glob(SegmentGlob(pieces: pieces)))
             } else {
                 segments.append(.literal(raw.removingPercentEncodingIfValid))
             }
@@ -85,36 +95,42 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The captured parameters if `path` (decoded request segments) matches, else `nil`.
-    /// `**` takes as few segments as it can, so captures are deterministic.
+    ///
+    /// Glob matching over segments: each `**` takes as few segments as it can, and when what
+    /// follows fails only the latest `**` takes one more. That is enough (an earlier `**`
+    /// taking more could be emulated by the later one) and gives the same captures as trying
+    /// every split in order: at worst segments × pattern steps, whatever the number of `**`.
     func match(_ path: [String]) -> [String: String]? {
         var captures: [String: String] = [:]
-        return match(path[...], segments[...], &captures) ? captures : nil
-    }
-
-    private func match(_ path: ArraySlice<String>, _ pattern: ArraySlice<Segment>, _ captures: inout [String: String]) -> Bool {
-        guard let first = pattern.first else { return path.isEmpty }
-        let restPattern = pattern.dropFirst()
-        switch first {
-        case .literal(let text):
-            guard path.first == text else { return false }
-            return match(path.dropFirst(), restPattern, &captures)
-        case .single:
-            guard !path.isEmpty else { return false }
-            return match(path.dropFirst(), restPattern, &captures)
-        case .parameter(let name):
-            guard let value = path.first else { return false }
-            captures[name] = value
-            if match(path.dropFirst(), restPattern, &captures) { return true }
-            captures[name] = nil
-            return false
-        case .multi:
-            var rest = path
-            while true {
-                if match(rest, restPattern, &captures) { return true }
-                guard !rest.isEmpty else { return false }
-                rest = rest.dropFirst()
+        var i = 0, j = 0
+        var star = -1, starEnd = 0
+        while j < path.count {
+            if i < segments.count {
+                switch segments[i] {
+                case .multi:
+                    star = i
+                    starEnd = j
+                    i += 1
+                    continue
+                case .literal(let text):
+                    if path[j] == text { i += 1; j += 1; continue }
+                case .single:
+                    i += 1; j += 1; continue
+                case .parameter(let name):
+                    // Overwritten on every retry, so the successful pass writes the last value.
+                    captures[name] = path[j]
+                    i += 1; j += 1; continue
+                case .glob(let glob):
+                    if glob.matches(path[j]) { i += 1; j += 1; continue }
+                }
             }
+            guard star >= 0 else { return nil }
+            starEnd += 1
+            i = star + 1
+            j = starEnd
         }
+        while i < segments.count, case .multi = segments[i] { i += 1 }
+        return i == segments.count ? captures : nil
     }
 }
 

@@ -15,6 +15,8 @@ struct RouteIndex: Sendable {
     private var patternHostTries: [(host: HostPattern, trie: PathTrie)] = []
     /// Whether any literal route names a port: only then are `host:port` buckets worth a lookup.
     private var hasPortedRoutes = false
+    /// Identifies the trie nodes below a `**`, for the walk's memo.
+    private var nextNodeID = 0
 
     /// Host (with `:port` when named) and path of a literal route; hashed without concatenating.
     struct ExactKey: Hashable, Sendable {
@@ -29,12 +31,12 @@ struct RouteIndex: Sendable {
         if key.isExact {
             exact[Self.exactKey(host: key.host.description, path: key.path.literalPath), default: []].append(position)
         } else if key.host.isLiteral {
-            literalHostTries[key.host.description, default: PathTrie()].insert(key.path.segments[...], position)
+            literalHostTries[key.host.description, default: PathTrie()].insert(key.path.segments[...], position, nextID: &nextNodeID)
         } else if let index = patternHostTries.firstIndex(where: { $0.host == key.host }) {
-            patternHostTries[index].trie.insert(key.path.segments[...], position)
+            patternHostTries[index].trie.insert(key.path.segments[...], position, nextID: &nextNodeID)
         } else {
             var trie = PathTrie()
-            trie.insert(key.path.segments[...], position)
+            trie.insert(key.path.segments[...], position, nextID: &nextNodeID)
             patternHostTries.append((key.host, trie))
         }
     }
@@ -54,10 +56,10 @@ struct RouteIndex: Sendable {
         }
         if !literalHostTries.isEmpty || !patternHostTries.isEmpty {
             let segments = segments()
-            literalHostTries[host]?.collect(segments[...], into: &found)
-            if let hostWithPort { literalHostTries[hostWithPort]?.collect(segments[...], into: &found) }
+            literalHostTries[host]?.collect(segments, into: &found)
+            if let hostWithPort { literalHostTries[hostWithPort]?.collect(segments, into: &found) }
             for entry in patternHostTries where entry.host.matches(host: host, port: port) {
-                entry.trie.collect(segments[...], into: &found)
+                entry.trie.collect(segments, into: &found)
             }
         }
         if found.count > 1 {
@@ -68,16 +70,32 @@ struct RouteIndex: Sendable {
     }
 }
 
-/// A trie over path segments: literal children by name, one child for `*`/`:name`, one for `**`.
+/// A trie over path segments: literal children by name, one child for `*`/`:name`, one per
+/// in-segment glob, one for `**`.
+///
+/// The walk is polynomial whatever the number of `**`: a `**` node is walked from each request
+/// position at most once per lookup (a memo of `(node, position)` pairs, kept only below a
+/// first `**`, where two ways can reach the same state), so a lookup costs at most
+/// nodes × segments², not segments to the power of the number of `**`.
 struct PathTrie: Sendable {
     private var literal: [String: PathTrie] = [:]
     /// `*` and `:name` (0 or 1 element; an array so the struct can hold itself).
     private var single: [PathTrie] = []
+    /// Segments with a `*` inside, each with its subtree.
+    private var globs: [(glob: SegmentGlob, trie: PathTrie)] = []
     /// `**` (0 or 1 element).
     private var multi: [PathTrie] = []
     private var terminal: [Int] = []
+    /// Set on `**` nodes: the memo's key.
+    private var id = -1
 
-    mutating func insert(_ segments: ArraySlice<PathPattern.Segment>, _ position: Int) {
+    /// A `**` node walked from a request position.
+    private struct Visit: Hashable {
+        var node: Int
+        var position: Int
+    }
+
+    mutating func insert(_ segments: ArraySlice<PathPattern.Segment>, _ position: Int, nextID: inout Int) {
         guard let first = segments.first else {
             terminal.append(position)
             return
@@ -85,31 +103,56 @@ struct PathTrie: Sendable {
         let rest = segments.dropFirst()
         switch first {
         case .literal(let text):
-            literal[text, default: PathTrie()].insert(rest, position)
+            literal[text, default: PathTrie()].insert(rest, position, nextID: &nextID)
         case .single, .parameter:
             if single.isEmpty { single.append(PathTrie()) }
-            single[0].insert(rest, position)
+            single[0].insert(rest, position, nextID: &nextID)
+        case .glob(let glob):
+            if let index = globs.firstIndex(where: { $0.glob == glob }) {
+                globs[index].trie.insert(rest, position, nextID: &nextID)
+            } else {
+                var trie = PathTrie()
+                trie.insert(rest, position, nextID: &nextID)
+                globs.append((glob, trie))
+            }
         case .multi:
-            if multi.isEmpty { multi.append(PathTrie()) }
-            multi[0].insert(rest, position)
+            if multi.isEmpty {
+                var node = PathTrie()
+                node.id = nextID
+                nextID += 1
+                multi.append(node)
+            }
+            multi[0].insert(rest, position, nextID: &nextID)
         }
     }
 
-    func collect(_ segments: ArraySlice<String>, into found: inout [Int]) {
-        if let first = segments.first {
-            let rest = segments.dropFirst()
-            literal[first]?.collect(rest, into: &found)
-            single.first?.collect(rest, into: &found)
+    /// Appends the positions of the routes whose path matches `segments` (duplicates possible).
+    func collect(_ segments: [String], into found: inout [Int]) {
+        var visited: Set<Visit> = []  // allocates only if a `**` is reached below a `**`
+        collect(segments, from: 0, into: &found, visited: &visited, belowMulti: false)
+    }
+
+    private func collect(_ segments: [String], from start: Int, into found: inout [Int],
+                         visited: inout Set<Visit>, belowMulti: Bool) {
+        if start < segments.count {
+            let first = segments[start]
+            literal[first]?.collect(segments, from: start + 1, into: &found, visited: &visited, belowMulti: belowMulti)
+            single.first?.collect(segments, from: start + 1, into: &found, visited: &visited, belowMulti: belowMulti)
+            for entry in globs where entry.glob.matches(first) {
+                entry.trie.collect(segments, from: start + 1, into: &found, visited: &visited, belowMulti: belowMulti)
+            }
         } else {
             found += terminal
         }
         if let multi = multi.first {
-            // `**` takes zero or more segments.
-            var rest = segments
-            while true {
-                multi.collect(rest, into: &found)
-                guard !rest.isEmpty else { break }
-                rest = rest.dropFirst()
+            // `**` takes zero or more segments. Above any `**` a node is reached once, at one
+            // position; below one, stop where an earlier walk of this `**` already went (it
+            // went on to the end).
+            var position = start
+            while position <= segments.count {
+                if belowMulti, !visited.insert(Visit(node: multi.id, position: position)).inserted { break }
+                multi.collect(segments, from: position, into: &found, visited: &visited, belowMulti: true)
+                position += 1
             }
         }
     }

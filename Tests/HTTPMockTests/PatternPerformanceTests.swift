@@ -1,0 +1,86 @@
+import Foundation
+@testable import HTTPMock
+import Testing
+
+/// Runs `work` on its own thread and returns how long it took, or `nil` (with a recorded
+/// issue) when it did not finish within `limit` seconds: an exponential regression fails the
+/// test instead of hanging the suite.
+private func timed(limit: Double, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+                   _ work: @escaping @Sendable () -> Void) -> Duration? {
+    let done = DispatchSemaphore(value: 0)
+    let clock = ContinuousClock()
+    let start = clock.now
+    let thread = Thread {
+        work()
+        done.signal()
+    }
+    thread.start()
+    guard done.wait(timeout: .now() + limit) == .success else {
+        Issue.record("did not finish within \(limit) s", sourceLocation: sourceLocation)
+        return nil
+    }
+    return clock.now - start
+}
+
+/// Generous bounds on the matching cost (SPEC §3.4: polynomial whatever the number of `**`).
+/// The bounds are far above what the code needs (microseconds) and far below what the old
+/// exponential code took (7 `**` × 22 segments: seconds; 10 × 100: years).
+@Suite("Pattern matching cost (pure logic, under a watchdog)")
+struct PatternPerformanceTests {
+    static let stars = "/" + Array(repeating: "**", count: 10).joined(separator: "/")
+    static let segments = (0..<100).map { "s\($0)" }
+
+    @Test("path: 10 ** against 100 segments, hit and miss, under 50 ms")
+    func pathMatch() throws {
+        let miss = try PathPattern.parse(Self.stars + "/end")
+        let hit = try PathPattern.parse(Self.stars + "/:last")
+        let nested = try PathPattern.parse("/" + Array(repeating: "**/s1", count: 10).joined(separator: "/"))
+        let segments = Self.segments
+        let elapsed = timed(limit: 10) {
+            #expect(miss.match(segments) == nil)
+            #expect(hit.match(segments) == ["last": "s99"])
+            #expect(nested.match(segments) == nil)
+        }
+        #expect((elapsed ?? .seconds(99)) < .milliseconds(50))
+    }
+
+    @Test("route index: a trie walk with 10 ** against 100 segments under 50 ms")
+    func trieWalk() throws {
+        var index = RouteIndex()
+        index.insert(RouteKey(host: try HostPattern.parse("example.com"), path: try PathPattern.parse(Self.stars + "/end")), at: 0)
+        index.insert(RouteKey(host: try HostPattern.parse("example.com"), path: try PathPattern.parse(Self.stars + "/s99")), at: 1)
+        index.insert(RouteKey(host: try HostPattern.parse("**.com"), path: try PathPattern.parse(Self.stars + "/**")), at: 2)
+        let frozen = index
+        let segments = Self.segments
+        let elapsed = timed(limit: 10) {
+            let found = frozen.candidates(host: "example.com", port: nil, path: "/" + segments.joined(separator: "/"), segments: { segments })
+            #expect(Set(found) == [1, 2])
+        }
+        #expect((elapsed ?? .seconds(99)) < .milliseconds(50))
+    }
+
+    @Test("host: 10 ** against 100 labels under 50 ms")
+    func hostMatch() throws {
+        let pattern = try HostPattern.parse(Array(repeating: "**", count: 10).joined(separator: ".") + ".end")
+        let matching = try HostPattern.parse(Array(repeating: "**", count: 10).joined(separator: ".") + ".l99")
+        let host = (0..<100).map { "l\($0)" }.joined(separator: ".")
+        let elapsed = timed(limit: 10) {
+            #expect(!pattern.matches(host: host, port: nil))
+            #expect(matching.matches(host: host, port: nil))
+        }
+        #expect((elapsed ?? .seconds(99)) < .milliseconds(50))
+    }
+
+    @Test("near-miss ranking over 10,000-character paths under 2 s")
+    func nearMissDifference() {
+        let a = String(repeating: "abcdefghij/", count: 1_000)
+        let b = String(repeating: "jihgfedcba/", count: 1_000)
+        let elapsed = timed(limit: 20) {
+            #expect(NearMissAnalysis.difference(a, a) == 0)
+            #expect(NearMissAnalysis.difference(a, b) > 0.5)
+            #expect(NearMissAnalysis.difference(a, a + "x") < 0.01)
+            #expect(NearMissAnalysis.difference("kitten", "sitting") == 3.0 / 7.0)
+        }
+        #expect((elapsed ?? .seconds(99)) < .seconds(2))
+    }
+}
