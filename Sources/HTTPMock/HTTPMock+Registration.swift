@@ -17,10 +17,11 @@ extension HTTPMock {
     /// - Parameters:
     ///   - path: The request path. `/a/`, `a` and `/a` are the same path. A segment may be `*`
     ///     (any one segment), `**` (any number, including none) or `:name` (any one segment,
-    ///     captured into ``MockRequest/pathParameters``).
+    ///     captured into ``MockRequest/pathParameters``), or hold a `*` inside (`*.json`).
     ///   - host: The host, compared case-insensitively; `nil` means ``defaultDomain``. A label
-    ///     may be `*` (one label) or `**` (one or more). Name a port (`localhost:8080`) to
-    ///     match only that port; otherwise any port matches.
+    ///     may be `*` (one label) or `**` (one or more), or hold a `*` inside (`api-*`). Name a
+    ///     port (`localhost:8080`) to match only that port; otherwise any port matches. IPv6
+    ///     addresses go in brackets (`[::1]:8080`).
     ///   - method: The method; `nil` matches any method.
     ///   - query: Query parameters the request must carry; `nil` matches any query.
     ///   - matching: `.exact` (the default): exactly these keys; `.contains`: at least these.

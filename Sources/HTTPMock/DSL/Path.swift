@@ -12,7 +12,7 @@
 /// ```
 ///
 /// `method`, `query`, `matching`, `headers`, `body` and `where` belong to this path alone;
-/// nested paths do not inherit them. The path may hold patterns: `*`, `**`, `:name`.
+/// nested paths do not inherit them. The path may hold patterns: `*` (also inside a segment: `*.json`), `**`, `:name`.
 public struct Path: Sendable {
     let path: String
     let method: HTTPMethod?
