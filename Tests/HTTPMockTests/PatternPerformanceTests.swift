@@ -84,3 +84,83 @@ struct PatternPerformanceTests {
         #expect((elapsed ?? .seconds(99)) < .seconds(2))
     }
 }
+
+/// The fast matchers agree with a plain backtracking reference on random small patterns and
+/// paths (same result, same captures), and the trie finds exactly the routes whose pattern
+/// matches.
+@Suite("Pattern matching agrees with a backtracking reference (pure logic)")
+struct PatternReferenceTests {
+    /// SplitMix64: deterministic, so a failure reproduces.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Tries every split in order, `**` taking as few segments as it can first.
+    static func reference(_ pattern: ArraySlice<PathPattern.Segment>, _ path: ArraySlice<String>,
+                          _ captures: [String: String]) -> [String: String]? {
+        guard let first = pattern.first else { return path.isEmpty ? captures : nil }
+        let rest = pattern.dropFirst()
+        switch first {
+        case .multi:
+            var remaining = path
+            while true {
+                if let found = reference(rest, remaining, captures) { return found }
+                guard !remaining.isEmpty else { return nil }
+                remaining = remaining.dropFirst()
+            }
+        case .literal(let text):
+            guard path.first == text else { return nil }
+            return reference(rest, path.dropFirst(), captures)
+        case .single:
+            guard !path.isEmpty else { return nil }
+            return reference(rest, path.dropFirst(), captures)
+        case .parameter(let name):
+            guard let value = path.first else { return nil }
+            var captures = captures
+            captures[name] = value
+            return reference(rest, path.dropFirst(), captures)
+        case .glob(let glob):
+            guard let value = path.first, glob.matches(value) else { return nil }
+            return reference(rest, path.dropFirst(), captures)
+        }
+    }
+
+    @Test("500 random patterns against 120 random paths")
+    func randomPatterns() throws {
+        var random = Generator(state: 20_261_123)
+        let pieces = ["a", "b", "ab", "*", "**", "a*", "*b", ":p"]
+        var index = RouteIndex()
+        var patterns: [PathPattern] = []
+        for _ in 0..<500 {
+            var parameter = 0
+            let count = Int.random(in: 0...6, using: &random)
+            let raw = (0..<count).map { _ -> String in
+                let piece = pieces.randomElement(using: &random) ?? "a"
+                if piece == ":p" { parameter += 1; return ":p\(parameter)" }
+                return piece
+            }
+            let pattern = try PathPattern.parse("/" + raw.joined(separator: "/"))
+            index.insert(RouteKey(host: try HostPattern.parse("example.com"), path: pattern), at: patterns.count)
+            patterns.append(pattern)
+        }
+        for _ in 0..<120 {
+            let path = (0..<Int.random(in: 0...7, using: &random)).map { _ in ["a", "b", "ab", "ba", "c"].randomElement(using: &random) ?? "a" }
+            var expected: Set<Int> = []
+            for (position, pattern) in patterns.enumerated() {
+                let want = Self.reference(pattern.segments[...], path[...], [:])
+                #expect(pattern.match(path) == want, "\(pattern) against \(path)")
+                if want != nil { expected.insert(position) }
+            }
+            let found = index.candidates(host: "example.com", port: nil, path: RoutePath.join(path), segments: { path })
+            // Literal patterns live in the exact index, found through the joined path.
+            #expect(Set(found) == expected, "trie against \(path)")
+        }
+    }
+}
