@@ -163,4 +163,45 @@ struct PatternReferenceTests {
             #expect(Set(found) == expected, "trie against \(path)")
         }
     }
+
+    /// `*` and globs take one label, `**` one or more, tried fewest first.
+    static func hostReference(_ pattern: ArraySlice<HostPattern.Label>, _ host: ArraySlice<Substring>) -> Bool {
+        guard let first = pattern.first else { return host.isEmpty }
+        let rest = pattern.dropFirst()
+        switch first {
+        case .multi:
+            guard !host.isEmpty else { return false }
+            var remaining = host.dropFirst()
+            while true {
+                if hostReference(rest, remaining) { return true }
+                guard !remaining.isEmpty else { return false }
+                remaining = remaining.dropFirst()
+            }
+        case .literal(let text):
+            return host.first.map { $0 == text } == true && hostReference(rest, host.dropFirst())
+        case .single:
+            return !host.isEmpty && hostReference(rest, host.dropFirst())
+        case .glob(let glob):
+            return host.first.map { glob.matches($0) } == true && hostReference(rest, host.dropFirst())
+        }
+    }
+
+    @Test("400 random host patterns against 100 random hosts")
+    func randomHosts() throws {
+        var random = Generator(state: 3_492)
+        let pieces = ["a", "b", "ab", "*", "**", "a*", "*-*"]
+        var patterns: [HostPattern] = []
+        for _ in 0..<400 {
+            let raw = (0..<Int.random(in: 1...5, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "a" }
+            patterns.append(try HostPattern.parse(raw.joined(separator: ".")))
+        }
+        for _ in 0..<100 {
+            let host = (0..<Int.random(in: 1...6, using: &random)).map { _ in ["a", "b", "ab", "a-b", "c"].randomElement(using: &random) ?? "a" }
+                .joined(separator: ".")
+            for pattern in patterns {
+                let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+                #expect(pattern.matches(host: host, port: nil) == Self.hostReference(pattern.labels[...], labels[...]), "\(pattern) against \(host)")
+            }
+        }
+    }
 }
