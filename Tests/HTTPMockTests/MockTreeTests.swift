@@ -195,6 +195,16 @@ struct MockTreeTests {
         #expect(folder == #"loadMocks: <root>/users/GET/configuration.json: response_file "bodies" is not a regular file (<root>/users/GET/bodies is a folder, a FIFO or a device)"#)
     }
 
+    @Test("a configuration.json that is a FIFO is an error, not a read that never ends")
+    func configurationFIFO() async throws {
+        let root = try Fixtures.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Self.write(["good/GET/configuration.json": "{}", "users/GET/user.json": "{}"], in: root)
+        try #require(mkfifo(root.appendingPathComponent("users/GET/configuration.json").path, 0o644) == 0)
+        let message = try await loadErrorMessage(root).replacingOccurrences(of: root.path, with: "<root>")
+        #expect(message == "loadMocks: <root>/users/GET/configuration.json is not a regular file (a dangling link, a FIFO or a device)")
+    }
+
     @Test("a method folder without configuration.json")
     func methodFolderWithoutConfiguration() async throws {
         let message = try await loadError(["users/POST/body.json": "{}"])

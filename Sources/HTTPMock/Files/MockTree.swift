@@ -77,6 +77,11 @@ enum MockTree {
     }
 
     private static func definition(from configuration: String, method: HTTPMethod, segments: [String], root: String, host: String?) throws(HTTPMockError) -> RouteDefinition {
+        // Reading a FIFO would block for ever; anything but a regular file is a mistake.
+        var fileStatus = stat()
+        guard stat(configuration, &fileStatus) == 0, (fileStatus.st_mode & S_IFMT) == S_IFREG else {
+            throw HTTPMockError(.mockTree, "loadMocks: \(configuration) is not a regular file (a dangling link, a FIFO or a device)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: configuration))
