@@ -225,6 +225,13 @@ struct MockTreeTests {
             "users/GET/fixtures/:id/DELETE/configuration.json": "{}",
         ])
         #expect(deeper.hasPrefix("loadMocks: <root>/users/GET/fixtures/:id/DELETE/configuration.json is inside the method folder <root>/users/GET "))
+        // Beside method folders, in a path folder.
+        let beside = try await loadError([
+            "users/configuration.json": "{}",
+            "users/GET/configuration.json": "{}",
+            "users/post/configuration.json": "{}",
+        ])
+        #expect(beside == "loadMocks: <root>/users/configuration.json is next to the method folders GET/, post/: a configuration.json belongs in a method folder, such as <root>/users/GET/")
     }
 
     @Test("a malformed pattern folder")

@@ -52,6 +52,10 @@ enum MockTree {
         if folder.files.contains(MockConfiguration.fileName) {
             let configuration = folder.path + "/" + MockConfiguration.fileName
             guard isMethodName else {
+                let methodFolders = folder.folders.map(\.name).filter { knownMethods.contains($0.uppercased()) }
+                if !methodFolders.isEmpty {
+                    throw HTTPMockError(.mockTree, "loadMocks: \(configuration) is next to the method folder\(methodFolders.count == 1 ? "" : "s") \(methodFolders.map { $0 + "/" }.joined(separator: ", ")): a configuration.json belongs in a method folder, such as \(folder.path)/\(methodFolders[0])/")
+                }
                 throw HTTPMockError(.mockTree, "loadMocks: \(configuration): the folder holding a configuration.json names the HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, any case), not \"\(folder.name)\"")
             }
             if let nested = firstConfiguration(below: folder) {
