@@ -352,7 +352,7 @@ struct MockTreeTests {
 /// Runs `body` on a thread of its own and returns its result, or `nil` if it has not returned
 /// within `seconds` — so a regression that hangs fails the test instead of the whole run (the
 /// stuck thread is left behind).
-func withWatchdog<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () -> T) async -> T? {
+private func withWatchdog<T: Sendable>(seconds: Double, _ body: @escaping @Sendable () -> T) async -> T? {
     await withCheckedContinuation { continuation in
         let once = ResumeOnce(continuation)
         Thread.detachNewThread { once.resume(body()) }
