@@ -16,9 +16,9 @@
 public struct Path: Sendable {
     let path: String
     let method: HTTPMethod?
-    let query: [String: QueryValue]?
+    let query: [String: MatchValue]?
     let matching: QueryMatching
-    let headers: [String: QueryValue]?
+    let headers: [String: MatchValue]?
     let body: BodyMatcher?
     let predicate: (@Sendable (MockRequest) -> Bool)?
     let components: [RouteComponent]
@@ -36,9 +36,9 @@ public struct Path: Sendable {
     public init(
         _ path: String,
         method: HTTPMethod? = nil,
-        query: [String: QueryValue]? = nil,
+        query: [String: MatchValue]? = nil,
         matching: QueryMatching = .exact,
-        headers: [String: QueryValue]? = nil,
+        headers: [String: MatchValue]? = nil,
         body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
