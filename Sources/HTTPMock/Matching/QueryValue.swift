@@ -106,3 +106,8 @@ struct RequestQuery: Sendable {
 
     var isEmpty: Bool { keys.isEmpty }
 }
+
+extension Dictionary where Key == String, Value == String {
+    /// Each value as an exact requirement, for the `[String: String]` overloads of `query:` and `headers:`.
+    var matchValues: [String: MatchValue] { mapValues { MatchValue($0) } }
+}
