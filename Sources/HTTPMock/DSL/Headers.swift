@@ -31,14 +31,15 @@ public struct Headers: Sendable {
         self.cascade = cascade
     }
 
-    /// Headers from a dictionary (a variable, not only a literal), sorted by name.
+    /// Headers from a dictionary variable, sorted by name. (Optional so that a literal still
+    /// builds `HTTPHeaders`, keeping its order.)
     ///
     /// - Parameters:
-    ///   - fields: The headers.
+    ///   - fields: The headers; `nil` is none.
     ///   - cascade: Under a `Path`, whether nested paths get them too (`false` by default).
     @_disfavoredOverload
-    public init(_ fields: [String: String], cascade: Bool = false) {
-        self.init(HTTPHeaders(fields), cascade: cascade)
+    public init(_ fields: [String: String]?, cascade: Bool = false) {
+        self.init(HTTPHeaders(fields ?? [:]), cascade: cascade)
     }
 
     /// bstien/HTTPMock's spelling.
