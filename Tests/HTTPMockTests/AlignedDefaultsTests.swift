@@ -130,6 +130,17 @@ struct AlignedDefaultsTests {
         #expect(mock.requests(where: { _ in true }).count == 4)
     }
 
+    @Test("the route string names the method, host, path, query and matchers (as Docs/GettingStarted.md shows)")
+    func routeString() async throws {
+        mock.addResponses(forPath: "/login", host: "api.example.com", method: .post, query: ["q": "swift"],
+                          headers: ["X-Trace": .any], body: .jsonContains(["user": "alice"]), where: { _ in true },
+                          responses: [.empty()])
+        _ = try await mock.urlSession.reply(request("https://api.example.com/login?q=swift", method: "POST",
+                                                    body: Data(#"{"user":"alice"}"#.utf8), headers: ["X-Trace": "1"]))
+        #expect(mock.recordedRequests.first?.route
+            == #"POST api.example.com/login?q=swift [headers: x-trace: <any>] [body: .jsonContains({"user":"alice"})] [where]"#)
+    }
+
     @Test("UnmockedPolicy is Equatable; .mock policies equal only their copies")
     func policyEquality() {
         #expect(UnmockedPolicy.failTest == .failTest)
