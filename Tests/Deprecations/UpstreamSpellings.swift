@@ -11,6 +11,8 @@
 // expected-warning: 'throwError' is deprecated: use .mock(.failure(error)) or .fail(URLError.Code)
 // expected-warning: 'fatalError' is deprecated: renamed to 'failTest'
 // expected-warning: 'data(for:)' is deprecated: call urlSession.data(for: request)
+// expected-warning: 'plaintext(_:status:lifetime:delivery:headers:)' is deprecated: HTTPMock takes headers: before lifetime: and delivery:
+// expected-warning: 'empty(status:delivery:headers:)' is deprecated: HTTPMock takes headers: before lifetime: and delivery:
 //
 // bstien/HTTPMock's spellings: this file must compile, and each line above must be among the
 // warnings (checked by .ci/compile-failures). Not part of any target.
@@ -37,4 +39,8 @@ func upstream(_ mock: HTTPMock, url: URL) async throws {
     mock.unmockedPolicy = .throwError(URLError(.notConnectedToInternet))
     mock.unmockedPolicy = .fatalError
     _ = try await mock.data(for: URLRequest(url: url))
+    mock.addResponses(forPath: "/g", responses: [
+        .plaintext("x", lifetime: .eternal, headers: ["A": "1"]),
+        .empty(delivery: .instant, headers: ["A": "1"]),
+    ])
 }

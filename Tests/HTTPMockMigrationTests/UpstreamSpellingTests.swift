@@ -219,6 +219,32 @@ struct UpstreamSpellingTests {
     @Test("HTTPMock.passthroughSession, data(for:), MockResponse.status and .headers, headers: variables")
     func instanceAPI() async throws { try await run(InstanceAPI.self) }
 
+    struct ArgumentOrder: UpstreamScenario {
+        @available(*, deprecated, message: "upstream spellings on purpose")
+        func run(_ mock: HTTPMock) async throws {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-order-\(UUID().uuidString).txt")
+            try Data("file".utf8).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            let headers = ["X-Order": "upstream"]
+            mock.addResponses(forPath: "/o", responses: [
+                .encodable(User(id: 1, name: "A"), status: .ok, lifetime: .single, delivery: .instant, headers: headers),
+                .dictionary(["k": 1], lifetime: .single, headers: headers),
+                .plaintext("p", status: .ok, delivery: .delayed(0.01), headers: headers),
+                .empty(status: .accepted, lifetime: .single, delivery: .instant, headers: ["X-Order": "upstream"]),
+                .file(url: url, status: .ok, lifetime: .single, headers: headers, contentType: "text/x-upstream"),
+            ])
+            for expected in [200, 200, 200, 202, 200] {
+                let response = try await get(mock, "https://example.com/o").1
+                #expect(response.statusCode == expected)
+                #expect(response.value(forHTTPHeaderField: "X-Order") == "upstream")
+            }
+            #expect(MockResponse.file(url: url, delivery: .instant, headers: headers, contentType: "a/b").headers["Content-Type"] == "a/b")
+        }
+    }
+
+    @Test("bstien/HTTPMock's argument order: headers: after lifetime: and delivery:")
+    func argumentOrder() async throws { try await run(ArgumentOrder.self) }
+
     struct UpstreamReadme: UpstreamScenario {
         // bstien/HTTPMock's README quick start and examples, as written there.
         @available(*, deprecated, message: "upstream spellings on purpose")

@@ -61,7 +61,7 @@ extension MockResponse {
     }
 
     /// `self` with `contentType` as the type sent when no header sets one.
-    private func withDefaultContentType(_ contentType: String?) -> MockResponse {
+    func withDefaultContentType(_ contentType: String?) -> MockResponse {
         guard let contentType, case .http(var http) = payload else { return self }
         http.defaultContentType = contentType
         return MockResponse(payload: .http(http), lifetime: lifetime, delivery: delivery)
