@@ -80,7 +80,7 @@ extension HTTPMock {
 
 // `query:` and `headers:` given as `[String: String]` values (variables, not only literals).
 extension HTTPMock {
-    /// ``addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)``
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
     /// with the query from a `[String: String]` value.
     @_disfavoredOverload
     public func addResponses(
@@ -95,7 +95,7 @@ extension HTTPMock {
                      fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// ``addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)``
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
     /// with the headers from a `[String: String]` value.
     @_disfavoredOverload
     public func addResponses(
@@ -110,7 +110,7 @@ extension HTTPMock {
                      fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// ``addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)``
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
     /// with the query and the headers from `[String: String]` values.
     @_disfavoredOverload
     public func addResponses(

@@ -61,7 +61,7 @@ public struct Path: Sendable {
 // `query:` and `headers:` given as `[String: String]` values (variables, not only literals),
 // and bstien/HTTPMock's `queryItems:`/`queryMatching:` labels.
 extension Path {
-    /// ``init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)`` with
+    /// `init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)` with
     /// the query from a `[String: String]` value.
     @_disfavoredOverload
     public init(
@@ -75,7 +75,7 @@ extension Path {
                   where: predicate, fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
-    /// ``init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)`` with
+    /// `init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)` with
     /// the headers from a `[String: String]` value.
     @_disfavoredOverload
     public init(
@@ -89,7 +89,7 @@ extension Path {
                   where: predicate, fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
-    /// ``init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)`` with
+    /// `init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)` with
     /// the query and the headers from `[String: String]` values.
     @_disfavoredOverload
     public init(

@@ -7,7 +7,7 @@ import Foundation
 // literal's order and lets a repeated name replace the earlier one instead of trapping.
 
 extension MockResponse {
-    /// ``encodable(_:status:headers:encoder:lifetime:delivery:fileID:filePath:line:column:)`` with
+    /// `encodable(_:status:headers:encoder:lifetime:delivery:fileID:filePath:line:column:)` with
     /// headers from a dictionary.
     @_disfavoredOverload
     public static func encodable<Value: Encodable>(
@@ -19,7 +19,7 @@ extension MockResponse {
                   delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// ``dictionary(_:status:headers:lifetime:delivery:fileID:filePath:line:column:)`` with
+    /// `dictionary(_:status:headers:lifetime:delivery:fileID:filePath:line:column:)` with
     /// headers from a dictionary.
     @_disfavoredOverload
     public static func dictionary(
@@ -31,7 +31,7 @@ extension MockResponse {
                         delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// ``json(_:status:headers:lifetime:delivery:)`` with headers from a dictionary.
+    /// `json(_:status:headers:lifetime:delivery:)` with headers from a dictionary.
     @_disfavoredOverload
     public static func json(
         _ text: String, status: HTTPStatus = .ok, headers: [String: String]?,
@@ -40,7 +40,7 @@ extension MockResponse {
         json(text, status: status, headers: HTTPHeaders(headers ?? [:]), lifetime: lifetime, delivery: delivery)
     }
 
-    /// ``plaintext(_:status:headers:lifetime:delivery:)`` with headers from a dictionary.
+    /// `plaintext(_:status:headers:lifetime:delivery:)` with headers from a dictionary.
     @_disfavoredOverload
     public static func plaintext(
         _ text: String, status: HTTPStatus = .ok, headers: [String: String]?,
@@ -49,7 +49,7 @@ extension MockResponse {
         plaintext(text, status: status, headers: HTTPHeaders(headers ?? [:]), lifetime: lifetime, delivery: delivery)
     }
 
-    /// ``data(_:contentType:status:headers:lifetime:delivery:)`` with headers from a dictionary.
+    /// `data(_:contentType:status:headers:lifetime:delivery:)` with headers from a dictionary.
     @_disfavoredOverload
     public static func data(
         _ data: Data, contentType: String? = nil, status: HTTPStatus = .ok, headers: [String: String]?,
@@ -59,7 +59,7 @@ extension MockResponse {
                   lifetime: lifetime, delivery: delivery)
     }
 
-    /// ``empty(status:headers:lifetime:delivery:)`` with headers from a dictionary.
+    /// `empty(status:headers:lifetime:delivery:)` with headers from a dictionary.
     @_disfavoredOverload
     public static func empty(
         status: HTTPStatus = .ok, headers: [String: String]?,
@@ -68,7 +68,7 @@ extension MockResponse {
         empty(status: status, headers: HTTPHeaders(headers ?? [:]), lifetime: lifetime, delivery: delivery)
     }
 
-    /// ``file(url:status:headers:lifetime:delivery:fileID:filePath:line:column:)`` with headers
+    /// `file(url:status:headers:lifetime:delivery:fileID:filePath:line:column:)` with headers
     /// from a dictionary.
     @_disfavoredOverload
     public static func file(
@@ -80,7 +80,7 @@ extension MockResponse {
              fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// ``file(named:extension:in:status:headers:lifetime:delivery:fileID:filePath:line:column:)``
+    /// `file(named:extension:in:status:headers:lifetime:delivery:fileID:filePath:line:column:)`
     /// with headers from a dictionary.
     @_disfavoredOverload
     public static func file(
@@ -93,7 +93,7 @@ extension MockResponse {
              lifetime: lifetime, delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// ``redirect(to:status:headers:lifetime:delivery:)`` with headers from a dictionary.
+    /// `redirect(to:status:headers:lifetime:delivery:)` with headers from a dictionary.
     @_disfavoredOverload
     public static func redirect(
         to location: String, status: HTTPStatus = .found, headers: [String: String]?,

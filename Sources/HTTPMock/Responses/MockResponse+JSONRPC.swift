@@ -21,7 +21,8 @@ extension MockResponse {
     /// ```
     ///
     /// A `result` that fails to encode is reported at this call site when the response is
-    /// registered, and nothing from that registration is added.
+    /// registered, and nothing from that registration is added. The answer is computed per
+    /// request (as `.dynamic` is), so its ``status`` reads `0` until it is served.
     ///
     /// - Parameters:
     ///   - result: The `result` member: any `Encodable` (encoded with `encoder`) or a ``JSONValue``.
@@ -48,7 +49,7 @@ extension MockResponse {
 
     /// A JSON-RPC 2.0 success answer whose `result` is a ``JSONValue`` literal:
     /// `.jsonRPC(result: ["content": [["type": "text", "text": "3"]], "isError": false])`.
-    /// See ``jsonRPC(result:encoder:lifetime:delivery:fileID:filePath:line:column:)``.
+    /// See `jsonRPC(result:encoder:lifetime:delivery:fileID:filePath:line:column:)`.
     ///
     /// - Parameters:
     ///   - result: The `result` member.
