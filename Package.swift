@@ -16,6 +16,8 @@ let package = Package(
             exclude: ["Support/test_server.py"],
             resources: [.copy("Fixtures"), .copy("Mocks"), .process("Resources")]
         ),
+        // bstien/HTTPMock's spellings, as its users wrote them (Docs/Migrating.md).
+        .testTarget(name: "HTTPMockMigrationTests", dependencies: ["HTTPMock"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,10 +23,11 @@ extension HTTPMock {
     ///     port (`localhost:8080`) to match only that port; otherwise any port matches. IPv6
     ///     addresses go in brackets (`[::1]:8080`).
     ///   - method: The method; `nil` matches any method.
-    ///   - query: Query parameters the request must carry; `nil` matches any query.
+    ///   - query: Query parameters the request must carry; `nil` matches any query. A
+    ///     `[String: String]` variable is accepted too.
     ///   - matching: `.exact` (the default): exactly these keys; `.contains`: at least these.
     ///   - headers: Request headers that must be present (names case-insensitive, `.any` for
-    ///     presence); other headers are ignored.
+    ///     presence); other headers are ignored. A `[String: String]` variable is accepted too.
     ///   - body: What the request body must hold. See ``BodyMatcher``.
     ///   - predicate: Any other condition. Runs outside HTTPMock's lock, so it may call back
     ///     into the instance. Each registration with a predicate is its own route.
@@ -35,9 +36,9 @@ extension HTTPMock {
         forPath path: String,
         host: String? = nil,
         method: HTTPMethod? = nil,
-        query: [String: QueryValue]? = nil,
+        query: [String: MatchValue]? = nil,
         matching: QueryMatching = .exact,
-        headers: [String: QueryValue]? = nil,
+        headers: [String: MatchValue]? = nil,
         body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
         responses: [MockResponse],
@@ -64,9 +65,9 @@ extension HTTPMock {
         forPath path: String,
         host: String? = nil,
         method: HTTPMethod? = nil,
-        query: [String: QueryValue]? = nil,
+        query: [String: MatchValue]? = nil,
         matching: QueryMatching = .exact,
-        headers: [String: QueryValue]? = nil,
+        headers: [String: MatchValue]? = nil,
         body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
@@ -75,5 +76,95 @@ extension HTTPMock {
         addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
                      headers: headers, body: body, where: predicate,
                      responses: responses(), fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+// `query:` and `headers:` given as `[String: String]` values (variables, not only literals).
+extension HTTPMock {
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
+    /// with the query from a `[String: String]` value.
+    @_disfavoredOverload
+    public func addResponses(
+        forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
+        query: [String: String], matching: QueryMatching = .exact, headers: [String: MatchValue]? = nil,
+        body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        responses: [MockResponse],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) {
+        addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
+                     headers: headers, body: body, where: predicate, responses: responses,
+                     fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
+    /// with the headers from a `[String: String]` value.
+    @_disfavoredOverload
+    public func addResponses(
+        forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
+        query: [String: MatchValue]? = nil, matching: QueryMatching = .exact, headers: [String: String],
+        body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        responses: [MockResponse],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) {
+        addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
+                     headers: headers.matchValues, body: body, where: predicate, responses: responses,
+                     fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
+    /// with the query and the headers from `[String: String]` values.
+    @_disfavoredOverload
+    public func addResponses(
+        forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
+        query: [String: String], matching: QueryMatching = .exact, headers: [String: String],
+        body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        responses: [MockResponse],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) {
+        addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
+                     headers: headers.matchValues, body: body, where: predicate, responses: responses,
+                     fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The builder variant, with the query from a `[String: String]` value.
+    @_disfavoredOverload
+    public func addResponses(
+        forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
+        query: [String: String], matching: QueryMatching = .exact, headers: [String: MatchValue]? = nil,
+        body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        @MockResponseBuilder responses: () -> [MockResponse]
+    ) {
+        addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
+                     headers: headers, body: body, where: predicate, responses: responses(),
+                     fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The builder variant, with the headers from a `[String: String]` value.
+    @_disfavoredOverload
+    public func addResponses(
+        forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
+        query: [String: MatchValue]? = nil, matching: QueryMatching = .exact, headers: [String: String],
+        body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        @MockResponseBuilder responses: () -> [MockResponse]
+    ) {
+        addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
+                     headers: headers.matchValues, body: body, where: predicate, responses: responses(),
+                     fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The builder variant, with the query and the headers from `[String: String]` values.
+    @_disfavoredOverload
+    public func addResponses(
+        forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
+        query: [String: String], matching: QueryMatching = .exact, headers: [String: String],
+        body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        @MockResponseBuilder responses: () -> [MockResponse]
+    ) {
+        addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
+                     headers: headers.matchValues, body: body, where: predicate, responses: responses(),
+                     fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

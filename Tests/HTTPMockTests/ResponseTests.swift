@@ -66,9 +66,13 @@ struct ResponseTests {
         #expect(raw.header("Content-Type") == "application/octet-stream")
     }
 
-    @Test("empty: no body, 204 by default, any status")
+    @Test("empty: no body, 200 by default (as in bstien/HTTPMock), any status")
     func empty() async throws {
-        let noContent = try await serve(.empty())
+        let ok = try await serve(.empty())
+        #expect(ok.status == 200)
+        #expect(ok.data.isEmpty)
+        #expect(ok.header("Content-Length") == "0")
+        let noContent = try await serve(.empty(status: .noContent), "/none")
         #expect(noContent.status == 204)
         #expect(noContent.data.isEmpty)
         let notFound = try await serve(.empty(status: .notFound), "/missing")

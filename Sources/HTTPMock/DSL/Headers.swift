@@ -1,8 +1,8 @@
 /// Response headers for a scope of a `registerResponses { … }` tree.
 ///
 /// - Directly under a `Host`: every path of the host (whatever `cascade` says).
-/// - Under a `Path`: with `cascade: true` (the default) that path's responses and every nested
-///   path's; with `cascade: false` that path's own responses only.
+/// - Under a `Path`: with `cascade: false` (the default, as in bstien/HTTPMock) that path's own
+///   responses only; with `cascade: true` also every nested path's.
 ///
 /// A `Headers` block applies to its whole scope wherever it stands in it. Later blocks in the
 /// same scope override earlier ones on the same name; inner scopes override outer ones; a
@@ -12,7 +12,7 @@
 /// Host("api.example.com") {
 ///     Headers(["X-Env": "Test"])
 ///     Path("/admin") {
-///         Headers(["X-Env": "AdminOnly"], cascade: false)
+///         Headers(["X-Env": "AdminOnly"])                  // this path only
 ///         MockResponse.empty(status: .unauthorized)        // X-Env: AdminOnly
 ///         Path("/audit") { MockResponse.encodable(audit) }  // X-Env: Test
 ///     }
@@ -22,9 +22,30 @@ public struct Headers: Sendable {
     let fields: HTTPHeaders
     let cascade: Bool
 
-    public init(_ fields: HTTPHeaders, cascade: Bool = true) {
+    /// - Parameters:
+    ///   - fields: The headers.
+    ///   - cascade: Under a `Path`, whether nested paths get them too (`false` by default).
+    ///     Under a `Host` they always reach every path.
+    public init(_ fields: HTTPHeaders, cascade: Bool = false) {
         self.fields = fields
         self.cascade = cascade
+    }
+
+    /// Headers from a dictionary variable, sorted by name. (Optional so that a literal still
+    /// builds `HTTPHeaders`, keeping its order.)
+    ///
+    /// - Parameters:
+    ///   - fields: The headers; `nil` is none.
+    ///   - cascade: Under a `Path`, whether nested paths get them too (`false` by default).
+    @_disfavoredOverload
+    public init(_ fields: [String: String]?, cascade: Bool = false) {
+        self.init(HTTPHeaders(fields ?? [:]), cascade: cascade)
+    }
+
+    /// bstien/HTTPMock's spelling.
+    @available(*, deprecated, renamed: "init(_:cascade:)")
+    public init(_ fields: [String: String], shouldCascade: Bool) {
+        self.init(HTTPHeaders(fields), cascade: shouldCascade)
     }
 }
 

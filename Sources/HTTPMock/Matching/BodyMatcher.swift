@@ -15,6 +15,7 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         case jsonContains(JSONValue)
         case form([String: String])
         case graphQL(String)
+        case jsonRPC(method: String)
         /// The matcher could not be built (an `Encodable` that failed to encode); registering it
         /// reports the message at the location.
         case invalid(String, SourceLocation)
@@ -22,10 +23,15 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
 
     let rule: Rule
 
-    /// The body, as UTF-8 text, is exactly `text`.
+    /// The body's bytes are exactly the UTF-8 bytes of `text` (an empty `text` also matches a
+    /// request without body). Bytes are compared, not decoded text, so a body that is not valid
+    /// UTF-8 never equals a string.
     public static func equals(_ text: String) -> BodyMatcher { BodyMatcher(rule: .equals(text)) }
 
-    /// The body, as UTF-8 text, contains `text`.
+    /// The body's bytes contain the UTF-8 bytes of `text`.
+    ///
+    /// JSON text is a trap for this matcher: `JSONEncoder` writes `/` as `\/`, so
+    /// `.contains("a/b")` misses a body encoded from `"a/b"`. Match JSON with `.jsonContains`.
     public static func contains(_ text: String) -> BodyMatcher { BodyMatcher(rule: .contains(text)) }
 
     /// The body is JSON equal to `value` encoded: key order, whitespace and number spelling
@@ -46,6 +52,32 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         encode(value, encoder: encoder, name: "jsonContains", location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column), make: Rule.jsonContains)
     }
 
+    /// The body is JSON equal to `value`: key order and whitespace do not matter, integers
+    /// compare exactly, `1` equals `1.0`.
+    ///
+    /// ```swift
+    /// Path("/rpc", method: .post, body: .json(["jsonrpc": "2.0", "method": "ping", "id": 1])) { … }
+    /// ```
+    public static func json(_ value: JSONValue) -> BodyMatcher { BodyMatcher(rule: .json(value)) }
+
+    /// The body is JSON holding every key path of `value` with equal values; extra keys are
+    /// ignored at every depth; arrays must have the same length, compared element by element.
+    ///
+    /// ```swift
+    /// Path("/mcp", method: .post,
+    ///      body: .jsonContains(["method": "tools/call", "params": ["name": "add"]])) { … }
+    /// ```
+    public static func jsonContains(_ value: JSONValue) -> BodyMatcher { BodyMatcher(rule: .jsonContains(value)) }
+
+    /// The body is a JSON-RPC request (or notification) whose top-level `method` is `method`.
+    ///
+    /// ```swift
+    /// Path("/mcp", method: .post, body: .jsonRPC(method: "tools/list")) {
+    ///     MockResponse.jsonRPC(result: ["tools": []])
+    /// }
+    /// ```
+    public static func jsonRPC(method: String) -> BodyMatcher { BodyMatcher(rule: .jsonRPC(method: method)) }
+
     /// The body is `application/x-www-form-urlencoded` and holds these fields (others ignored);
     /// `+` decodes to a space, as forms encode it.
     public static func form(_ fields: [String: String]) -> BodyMatcher { BodyMatcher(rule: .form(fields)) }
@@ -58,11 +90,7 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         _ value: Value, encoder: JSONEncoder, name: String, location: SourceLocation, make: (JSONValue) -> Rule
     ) -> BodyMatcher {
         do {
-            let data = try encoder.encode(value)
-            guard let json = JSONValue.parse(data) else {
-                return BodyMatcher(rule: .invalid("BodyMatcher.\(name) could not read back the JSON of \(Value.self)", location))
-            }
-            return BodyMatcher(rule: make(json))
+            return BodyMatcher(rule: make(try JSONValue.encoding(value, with: encoder)))
         } catch {
             return BodyMatcher(rule: .invalid("BodyMatcher.\(name) could not encode a value of type \(Value.self): \(error)", location))
         }
@@ -71,9 +99,12 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
     func matches(_ request: MockRequest, json: () -> JSONValue?) -> Bool {
         switch rule {
         case .equals(let text):
-            return request.body.map { String(decoding: $0, as: UTF8.self) == text } ?? text.isEmpty
+            // Bytes, not lossily decoded text: `FF FE` must not equal "\u{FFFD}\u{FFFD}".
+            guard let body = request.body else { return text.isEmpty }
+            return body.elementsEqual(text.utf8)
         case .contains(let text):
-            return request.body.map { String(decoding: $0, as: UTF8.self).contains(text) } ?? false
+            guard let body = request.body else { return text.isEmpty }
+            return text.isEmpty || body.range(of: Data(text.utf8)) != nil
         case .json(let expected):
             return json() == expected
         case .jsonContains(let expected):
@@ -83,38 +114,19 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
             return fields.allSatisfy { actual[$0.key] == $0.value }
         case .graphQL(let operation):
             return Self.graphQLOperationName(json()) == operation
+        case .jsonRPC(let method):
+            return json()?["method"] == .string(method)
         case .invalid:
             return false
         }
     }
 
-    /// `operationName`, else the first named operation in `query`.
+    /// `operationName`, else the name of the first operation in `query`.
     static func graphQLOperationName(_ json: JSONValue?) -> String? {
         guard let json else { return nil }
         if case .string(let name)? = json["operationName"], !name.isEmpty { return name }
         guard case .string(let query)? = json["query"] else { return nil }
-        // `query Name`, `mutation Name(…)`, `subscription Name {…}`; `query {…}` is anonymous.
-        let scalars = Array(query.unicodeScalars)
-        func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
-            scalar == "_" || (scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)))
-        }
-        var index = 0
-        while index < scalars.count {
-            guard isNameScalar(scalars[index]) else { index += 1; continue }
-            var end = index
-            while end < scalars.count, isNameScalar(scalars[end]) { end += 1 }
-            let word = String(String.UnicodeScalarView(scalars[index..<end]))
-            if ["query", "mutation", "subscription"].contains(word) {
-                var next = end
-                while next < scalars.count, scalars[next].properties.isWhitespace { next += 1 }
-                guard next < scalars.count, isNameScalar(scalars[next]) else { return nil }
-                var nameEnd = next
-                while nameEnd < scalars.count, isNameScalar(scalars[nameEnd]) { nameEnd += 1 }
-                return String(String.UnicodeScalarView(scalars[next..<nameEnd]))
-            }
-            index = end
-        }
-        return nil
+        return GraphQLDocument.firstOperationName(in: query)
     }
 
     public var description: String {
@@ -125,6 +137,7 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         case .jsonContains(let value): return ".jsonContains(\(value))"
         case .form(let fields): return ".form(\(fields.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }.joined(separator: "&")))"
         case .graphQL(let name): return ".graphQL(\(name))"
+        case .jsonRPC(let method): return ".jsonRPC(method: \(method))"
         case .invalid(let message, _): return ".invalid(\(message))"
         }
     }
@@ -155,10 +168,10 @@ struct RequestPredicate: Hashable, Sendable {
 /// A route's header requirements: names case-insensitive, extra request headers ignored.
 struct HeaderRequirement: Hashable, Sendable, CustomStringConvertible {
     /// Lowercased name → requirement.
-    let values: [String: QueryValue]
+    let values: [String: MatchValue]
 
-    init(_ headers: [String: QueryValue]) {
-        var values: [String: QueryValue] = [:]
+    init(_ headers: [String: MatchValue]) {
+        var values: [String: MatchValue] = [:]
         for (name, value) in headers { values[name.lowercased()] = value }
         self.values = values
     }
@@ -172,7 +185,7 @@ struct HeaderRequirement: Hashable, Sendable, CustomStringConvertible {
 
     /// A single expected value compares with the whole header; an array with its
     /// comma-separated values (FoundationNetworking joins repeated headers with ", ").
-    private static func split(_ value: String, for requirement: QueryValue) -> [String] {
+    private static func split(_ value: String, for requirement: MatchValue) -> [String] {
         if case .values(let expected) = requirement.kind, expected.count > 1 {
             return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         }
@@ -181,5 +194,65 @@ struct HeaderRequirement: Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         values.sorted(by: { $0.key < $1.key }).map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    }
+}
+
+/// Just enough of the GraphQL lexer to find an operation's name: comments (`# …`) and strings
+/// (`"…"`, `"""…"""`) are skipped, and only top-level `query`/`mutation`/`subscription` keywords
+/// count, so neither a comment nor a field named `query` is taken for the operation.
+enum GraphQLDocument {
+    static func firstOperationName(in document: String) -> String? {
+        let scalars = Array(document.unicodeScalars)
+        var index = 0
+        var depth = 0
+        var expectingName = false
+
+        func isNameStart(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "_" || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        }
+        func isNameScalar(_ scalar: Unicode.Scalar) -> Bool { isNameStart(scalar) || ("0"..."9").contains(scalar) }
+        func starts(with text: String, at position: Int) -> Bool {
+            let pattern = Array(text.unicodeScalars)
+            guard position + pattern.count <= scalars.count else { return false }
+            return Array(scalars[position..<position + pattern.count]) == pattern
+        }
+
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "#" {  // a comment runs to the end of the line
+                while index < scalars.count, scalars[index] != "\n", scalars[index] != "\r" { index += 1 }
+            } else if starts(with: "\"\"\"", at: index) {  // a block string
+                index += 3
+                while index < scalars.count, !starts(with: "\"\"\"", at: index) {
+                    index += starts(with: "\\\"\"\"", at: index) ? 4 : 1
+                }
+                index += 3
+            } else if scalar == "\"" {  // a string
+                index += 1
+                while index < scalars.count, scalars[index] != "\"", scalars[index] != "\n" {
+                    index += scalars[index] == "\\" ? 2 : 1
+                }
+                index += 1
+            } else if scalar == "{" || scalar == "(" || scalar == "[" {
+                if expectingName, depth == 0 { return nil }  // `query {…}`, `query ($v: …)`: anonymous
+                depth += 1
+                index += 1
+            } else if scalar == "}" || scalar == ")" || scalar == "]" {
+                depth = max(0, depth - 1)
+                index += 1
+            } else if isNameStart(scalar) {
+                var end = index
+                while end < scalars.count, isNameScalar(scalars[end]) { end += 1 }
+                let word = String(String.UnicodeScalarView(scalars[index..<end]))
+                if depth == 0 {
+                    if expectingName { return word }
+                    expectingName = ["query", "mutation", "subscription"].contains(word)
+                }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        return nil
     }
 }

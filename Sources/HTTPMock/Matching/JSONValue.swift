@@ -1,23 +1,62 @@
 import Foundation
 
-/// A parsed JSON document, for semantic comparison: key order and whitespace do not matter,
-/// `1` and `1.0` are equal, `true` is not `1`.
-enum JSONValue: Hashable, Sendable, Decodable, CustomStringConvertible {
+/// A JSON document: what request-body matchers compare, what JSON-RPC answers carry, and a
+/// handy type for dynamic handlers.
+///
+/// Write it as a literal, read it with subscripts:
+///
+/// ```swift
+/// let call: JSONValue = ["method": "tools/call", "params": ["name": "add", "arguments": [1, 2]]]
+/// call["params"]?["name"]        // .string("add")
+/// call["params"]?["arguments"]?[1]  // .integer(2)
+/// Path("/mcp", method: .post, body: .jsonContains(["method": "tools/call"])) { … }
+/// ```
+///
+/// Comparison is semantic: object key order does not matter; an integer and a floating-point
+/// number are equal when they are the same number (`1 == 1.0`); integers are compared exactly
+/// (`9007199254740993` is not `9007199254740992`, although both are the same `Double`);
+/// `true` is not `1`.
+public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
-    case number(Double)
+    /// A number without a fraction that fits in `Int`, kept exactly.
+    case integer(Int)
+    /// Any other number.
+    case double(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object.
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    /// The member `key` of an object; `nil` for a missing key or a value that is not an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// The element at `index` of an array; `nil` out of bounds or for a value that is not an array.
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let array) = self, array.indices.contains(index) { return array[index] }
+        return nil
+    }
+
+    // MARK: Codable
+
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            // Integers are read exactly: decoding them as `Double` would merge 2^53 and 2^53 + 1.
+            self = .integer(value)
         } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
+            self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
         } else if let value = try? container.decode([JSONValue].self) {
@@ -27,9 +66,87 @@ enum JSONValue: Hashable, Sendable, Decodable, CustomStringConvertible {
         }
     }
 
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .double(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    // MARK: Equality
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.integer(let a), .integer(let b)): return a == b
+        case (.double(let a), .double(let b)): return a == b
+        case (.integer(let a), .double(let b)), (.double(let b), .integer(let a)): return Int(exactly: b) == a
+        case (.string(let a), .string(let b)): return a == b
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(1); hasher.combine(value)
+        case .integer(let value): hasher.combine(2); hasher.combine(value)
+        case .double(let value):
+            // Equal numbers hash alike: an integral double hashes as the integer it equals.
+            if let integer = Int(exactly: value) {
+                hasher.combine(2); hasher.combine(integer)
+            } else {
+                hasher.combine(3); hasher.combine(value)
+            }
+        case .string(let value): hasher.combine(4); hasher.combine(value)
+        case .array(let value): hasher.combine(5); hasher.combine(value)
+        case .object(let value): hasher.combine(6); hasher.combine(value)
+        }
+    }
+
+    // MARK: Text
+
+    /// Compact JSON text, object keys sorted.
+    public var description: String {
+        guard let data = try? Self.encoder.encode(self) else { return "<not JSON>" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The document as compact JSON bytes, object keys sorted, `/` not escaped.
+    var data: Data {
+        (try? Self.encoder.encode(self)) ?? Data("null".utf8)
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    // MARK: Internal helpers
+
     /// The document in `data`, or `nil` when it is not JSON.
     static func parse(_ data: Data) -> JSONValue? {
         try? JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// `value` encoded with `encoder` and read back as a document.
+    static func encoding<Value: Encodable>(_ value: Value, with encoder: JSONEncoder) throws -> JSONValue {
+        if let value = value as? JSONValue { return value }
+        let data = try encoder.encode(value)
+        guard let json = parse(data) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the encoder's output is not JSON"))
+        }
+        return json
     }
 
     /// Whether `self` (the request) holds everything `expected` holds: objects may have extra
@@ -44,21 +161,38 @@ enum JSONValue: Hashable, Sendable, Decodable, CustomStringConvertible {
             return self == expected
         }
     }
+}
 
-    subscript(key: String) -> JSONValue? {
-        if case .object(let object) = self { return object[key] }
-        return nil
-    }
+// MARK: - Literals
 
-    var description: String {
-        switch self {
-        case .null: return "null"
-        case .bool(let value): return "\(value)"
-        case .number(let value): return value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
-        case .string(let value): return "\"\(value)\""
-        case .array(let values): return "[" + values.map(\.description).joined(separator: ",") + "]"
-        case .object(let object):
-            return "{" + object.keys.sorted().map { "\"\($0)\":\(object[$0]?.description ?? "null")" }.joined(separator: ",") + "}"
-        }
+extension JSONValue: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        var object: [String: JSONValue] = [:]
+        for (key, value) in elements { object[key] = value }  // a repeated key keeps the later value
+        self = .object(object)
     }
+}
+
+extension JSONValue: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+}
+
+extension JSONValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension JSONValue: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Int) { self = .integer(value) }
+}
+
+extension JSONValue: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Double) { self = .double(value) }
+}
+
+extension JSONValue: ExpressibleByBooleanLiteral {
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension JSONValue: ExpressibleByNilLiteral {
+    public init(nilLiteral: ()) { self = .null }
 }

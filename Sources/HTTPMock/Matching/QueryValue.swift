@@ -1,13 +1,17 @@
 import Foundation
 
-/// What a query parameter (or, later, a header) must hold for a route to match.
+/// What a query parameter or a request header must hold for a route to match.
 ///
 /// ```swift
-/// query: ["q": "swift"]            // exactly this value
-/// query: ["tag": ["a", "b"]]       // repeated key: ?tag=a&tag=b, in this order
-/// query: ["token": .any]           // present, any value
+/// query: ["q": "swift"]                    // exactly this value
+/// query: ["tag": ["a", "b"]]               // repeated key: ?tag=a&tag=b, in this order
+/// query: ["token": .any]                   // present, any value
+/// headers: ["Authorization": "Bearer t0k", "X-Trace": .any]
 /// ```
-public struct QueryValue: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, CustomStringConvertible {
+///
+/// `query:` and `headers:` also accept a `[String: String]` value (a variable, not only a
+/// literal): each value must match exactly.
+public struct MatchValue: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case values([String])
         case any
@@ -26,7 +30,7 @@ public struct QueryValue: Hashable, Sendable, ExpressibleByStringLiteral, Expres
     public init(arrayLiteral elements: String...) { self.init(elements) }
 
     /// The key is present, with any value (or none: `?flag`).
-    public static let any = QueryValue(kind: .any)
+    public static let any = MatchValue(kind: .any)
 
     private init(kind: Kind) { self.kind = kind }
 
@@ -47,6 +51,9 @@ public struct QueryValue: Hashable, Sendable, ExpressibleByStringLiteral, Expres
     }
 }
 
+/// The name ``MatchValue`` had before it also described header requirements.
+public typealias QueryValue = MatchValue
+
 /// How a route's `query:` is compared with a request's query.
 public struct QueryMatching: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable { case exact, contains }
@@ -63,7 +70,7 @@ public struct QueryMatching: Hashable, Sendable, CustomStringConvertible {
 
 /// A route's query requirement: the rules and how to apply them.
 struct QueryRequirement: Hashable, Sendable, CustomStringConvertible {
-    var values: [String: QueryValue]
+    var values: [String: MatchValue]
     var matching: QueryMatching
 
     /// Whether `query` (decoded request parameters, repeated keys in order) satisfies it.
@@ -98,4 +105,9 @@ struct RequestQuery: Sendable {
     func values(for key: String) -> [String] { storage[key] ?? [] }
 
     var isEmpty: Bool { keys.isEmpty }
+}
+
+extension Dictionary where Key == String, Value == String {
+    /// Each value as an exact requirement, for the `[String: String]` overloads of `query:` and `headers:`.
+    var matchValues: [String: MatchValue] { mapValues { MatchValue($0) } }
 }

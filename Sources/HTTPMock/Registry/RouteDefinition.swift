@@ -34,7 +34,8 @@ enum Registration {
         for definition in definitions {
             let (key, found) = validate(definition, defaultDomain: defaultDomain)
             problems += found
-            if let key { keyed.append((key, definition)) }
+            // An empty response list is a warning and creates no route (as bstien/HTTPMock does).
+            if let key, !definition.responses.isEmpty { keyed.append((key, definition)) }
         }
         let hasErrors = problems.contains { $0.severity == .error }
         if !hasErrors {
@@ -125,7 +126,7 @@ enum Registration {
             fail("\(message) (\(routeName))", at: location)
         }
         if definition.responses.isEmpty {
-            warning("\(routeName): no responses were given, so nothing was queued")
+            warning("\(routeName): no responses were given, so no route was registered")
         }
 
         for (index, response) in definition.responses.enumerated() {

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// ```
 ///
 /// Every unmatched request is recorded in the journal whatever the policy.
-public struct UnmockedPolicy: Sendable, CustomStringConvertible {
+public struct UnmockedPolicy: Sendable, Equatable, CustomStringConvertible {
     enum Kind: Sendable {
         case notFound
         case mock(MockResponse)
@@ -20,12 +20,25 @@ public struct UnmockedPolicy: Sendable, CustomStringConvertible {
     }
 
     let kind: Kind
+    /// Tells `.mock` policies made by different calls apart (responses cannot be compared); 0 otherwise.
+    private var identity = 0
+
+    init(kind: Kind) { self.kind = kind }
 
     /// `404`, `text/plain`, body `No mock for GET https://host/path`. The default.
     public static let notFound = UnmockedPolicy(kind: .notFound)
 
     /// Answer with `response` (its lifetime is ignored: it answers every unmatched request).
-    public static func mock(_ response: MockResponse) -> UnmockedPolicy { UnmockedPolicy(kind: .mock(response)) }
+    public static func mock(_ response: MockResponse) -> UnmockedPolicy {
+        var policy = UnmockedPolicy(kind: .mock(response))
+        policy.identity = nextID.withLock { value -> Int in
+            value += 1
+            return value
+        }
+        return policy
+    }
+
+    private static let nextID = Locked(0)
 
     /// Fail the request with `URLError(code)`.
     public static func fail(_ code: URLError.Code) -> UnmockedPolicy { UnmockedPolicy(kind: .fail(code)) }
@@ -37,6 +50,27 @@ public struct UnmockedPolicy: Sendable, CustomStringConvertible {
     /// Fail the request with `URLError(.resourceUnavailable)` and record a test failure for the
     /// miss, reported on the test's task by `verify()` (under XCTest also at once).
     public static let failTest = UnmockedPolicy(kind: .failTest)
+
+    /// bstien/HTTPMock's `.throwError(error)`: every unmatched request fails with `error`,
+    /// unchanged (same type, same payload), as ``MockResponse/failure(_:lifetime:delivery:)`` does.
+    @available(*, deprecated, message: "use .mock(.failure(error)) or .fail(URLError.Code); .failTest also records a test failure")
+    public static func throwError(_ error: any Error) -> UnmockedPolicy { .mock(.failure(error)) }
+
+    /// bstien/HTTPMock's `.fatalError`, which ended the process. HTTPMock never crashes the test
+    /// run: this is ``failTest`` (the same value, the same description).
+    @available(*, deprecated, renamed: "failTest")
+    public static var fatalError: UnmockedPolicy { .failTest }
+
+    /// Two policies are equal when they do the same thing; two `.mock` policies are equal only
+    /// when one is a copy of the other (responses cannot be compared).
+    public static func == (lhs: UnmockedPolicy, rhs: UnmockedPolicy) -> Bool {
+        switch (lhs.kind, rhs.kind) {
+        case (.notFound, .notFound), (.passthrough, .passthrough), (.failTest, .failTest): return true
+        case (.fail(let a), .fail(let b)): return a == b
+        case (.mock, .mock): return lhs.identity == rhs.identity
+        default: return false
+        }
+    }
 
     public var description: String {
         switch kind {

@@ -64,6 +64,25 @@ public struct MockResponse: Sendable {
     /// When and how fast it is delivered. See ``Delivery``.
     public var delivery: Delivery
 
+    /// The HTTP status this response answers with. A response that is not an HTTP answer
+    /// (`.failure`, `.dynamic`, `.passthrough`) has no status of its own and reports `0`.
+    public var status: HTTPStatus {
+        if case .http(let http) = payload { return http.status }
+        return HTTPStatus(0)
+    }
+
+    /// The headers this response is sent with, including the `Content-Type` its factory sets
+    /// (`headers["content-type"]`, names case-insensitive). Empty for a response that is not an
+    /// HTTP answer. `Content-Length` is added when it is served.
+    ///
+    /// ```swift
+    /// MockResponse.encodable(user).headers["Content-Type"]   // "application/json"
+    /// ```
+    public var headers: HTTPHeaders {
+        if case .http(let http) = payload { return http.effectiveHeaders }
+        return HTTPHeaders()
+    }
+
     init(payload: Payload, lifetime: Lifetime, delivery: Delivery) {
         self.payload = payload
         self.lifetime = lifetime
@@ -113,13 +132,25 @@ extension MockResponse {
     /// .encodable(User(id: 1, name: "Ada"), status: .created)
     /// ```
     ///
+    /// The default encoder writes `Date` as ISO 8601 (`2025-10-01T12:00:00Z`), as
+    /// bstien/HTTPMock does; pass your own `encoder` to change that or anything else.
+    /// `JSONEncoder` writes `/` as `\/` unless `.withoutEscapingSlashes` is set.
+    ///
+    /// - Parameters:
+    ///   - value: The value to encode.
+    ///   - status: The status, `.ok` by default.
+    ///   - headers: Response headers; they win over the `Content-Type` set here.
+    ///   - encoder: The encoder; by default a `JSONEncoder` with `.iso8601` dates.
+    ///   - lifetime: How many requests it answers.
+    ///   - delivery: When it is delivered.
+    ///
     /// If `value` fails to encode, registering the response records a test failure at this
     /// call site naming the type and the encoder's error, and registers nothing.
     public static func encodable<Value: Encodable>(
         _ value: Value,
         status: HTTPStatus = .ok,
         headers: HTTPHeaders = [:],
-        encoder: JSONEncoder = JSONEncoder(),
+        encoder: JSONEncoder = .httpMockDefault(),
         lifetime: Lifetime = .single,
         delivery: Delivery = .instant,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
@@ -217,13 +248,15 @@ extension MockResponse {
               defaultContentType: contentType ?? "application/octet-stream", lifetime: lifetime, delivery: delivery)
     }
 
-    /// No body.
+    /// No body; `200 OK` unless `status` says otherwise (as in bstien/HTTPMock).
     ///
     /// ```swift
+    /// .empty()                     // 200, no body
+    /// .empty(status: .noContent)   // 204
     /// .empty(status: .notFound)
     /// ```
     public static func empty(
-        status: HTTPStatus = .noContent,
+        status: HTTPStatus = .ok,
         headers: HTTPHeaders = [:],
         lifetime: Lifetime = .single,
         delivery: Delivery = .instant
@@ -390,5 +423,15 @@ extension MockResponse: CustomStringConvertible {
         case .invalid(let message, _):
             return "invalid(\(message))"
         }
+    }
+}
+
+extension JSONEncoder {
+    /// The encoder `MockResponse.encodable` uses by default: `Date` as ISO 8601.
+    @usableFromInline
+    static func httpMockDefault() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
     }
 }
