@@ -10,7 +10,7 @@ struct InstanceSettings: Sendable {
     var timeout: TimeInterval = 15
     var defaultDelay: TimeInterval = 0
     var followsRedirects = true
-    var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger)
+    var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger, ignoresMatches: true)
 }
 
 /// An immutable snapshot of the settings: a resolution carries it with one retain, however
@@ -144,6 +144,10 @@ final class Registry: Sendable {
 
     /// Where the owning `HTTPMock` was made, for reports that have no better location.
     let creationLocation: SourceLocation
+
+    /// Where the log handler runs: serial (events in order), and not a URL loading work queue,
+    /// which all sessions of the process share on Linux.
+    let logQueue = DispatchQueue(label: "HTTPMock.logHandler")
 
     init(passthroughSession: URLSession?, creationLocation: SourceLocation) {
         self.customPassthroughSession = passthroughSession
