@@ -36,8 +36,12 @@ enum CookieRules {
                 guard domain.contains("."), domainMatches(host: host, domain: domain) else { continue }
             }
             var properties = cookie.properties ?? [:]
+            var isAdjusted = false
             // §5.2.4: without Path, the default path is the request path's directory.
-            if !hasExplicitPath { properties[.path] = defaultPath(of: url) }
+            if !hasExplicitPath, cookie.path != defaultPath(of: url) {
+                properties[.path] = defaultPath(of: url)
+                isAdjusted = true
+            }
             // §5.3 step 3: Max-Age wins over Expires; <= 0 means already expired.
             var expires = cookie.expiresDate
             if let maxAge = (properties[.maximumAge] as? String).flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
@@ -45,8 +49,13 @@ enum CookieRules {
                 expires = maxAge <= 0 ? Date.distantPast : now.addingTimeInterval(TimeInterval(maxAge))
                 properties[.maximumAge] = nil
                 properties[.expires] = expires
+                isAdjusted = true
             }
-            guard let adjusted = HTTPCookie(properties: properties) else { continue }
+            // `HTTPCookie(properties:)` reads these flags only as strings on FoundationNetworking
+            // (`Secure: true` comes back `false`).
+            properties[.secure] = cookie.isSecure ? "TRUE" : nil
+            properties[HTTPCookiePropertyKey("HttpOnly")] = cookie.isHTTPOnly ? "TRUE" : nil
+            guard let adjusted = isAdjusted ? HTTPCookie(properties: properties) : cookie else { continue }
             if let expires, expires <= now {
                 changes.delete.append(adjusted)
             } else {
