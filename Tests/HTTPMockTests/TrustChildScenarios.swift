@@ -128,6 +128,10 @@ enum ChildScenarios {
         let mock = HTTPMock()
         mock.logHandler = nil
         let weakMock = WeakMock(mock)
+        mock.addResponses(forPath: "/clears-other-host", where: { _ in
+            weakMock.value?.clearQueue(forHost: "other.example")
+            return true
+        }, responses: [.plaintext("still here")])
         mock.addResponses(forPath: "/clears-host", where: { _ in
             weakMock.value?.clearQueue(forHost: "example.com")
             return true
@@ -145,6 +149,11 @@ enum ChildScenarios {
         var timed = URLRequest(url: url("https://example.com/registers"), timeoutInterval: 5)
         #expect(try await mock.urlSession.reply(timed).text == "kept")
         #expect(try await mock.urlSession.reply("https://example.com/other").text == "other")
+
+        // The predicate clears another host: its route still exists and answers (before, every
+        // clear restarted the lookup, which ran the predicate again, for ever).
+        timed.url = url("https://example.com/clears-other-host")
+        #expect(try await mock.urlSession.reply(timed).text == "still here")
 
         // The matched route was removed by its own predicate: the unmocked policy answers.
         timed.url = url("https://example.com/clears-host")

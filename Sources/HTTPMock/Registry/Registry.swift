@@ -213,11 +213,12 @@ final class Registry: Sendable {
         let date = Date()
         let snapshot = state.withLock { $0.routes }
         let matching = Self.matchingRoutes(for: request, in: snapshot)
+        var compacted: [MockResponse] = []  // released after the lock
         let (decided, queues): (Resolution, [NearMissAnalysis.QueueState]) = state.withLock { state in
             for (position, parameters) in matching {
                 let route = snapshot.routes[position]
                 guard let current = state.routes.positionsByOrder[route.order],
-                      let response = state.queues[current].pop() else { continue }
+                      let response = state.queues[current].pop(compacted: &compacted) else { continue }
                 var served = request
                 served.pathParameters = parameters
                 let entry = state.appendJournal(served, isMatched: true, route: route.name, outcome: response.outcome, date: date)
@@ -234,6 +235,7 @@ final class Registry: Sendable {
             let queues = snapshot.routes.map { state.queueState(of: $0) }
             return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id), queues)
         }
+        compacted = []
         var resolution = decided
         if case .unmatched = resolution.answer {
             // Outside the lock: the analysis reads every route and may run user predicates.
