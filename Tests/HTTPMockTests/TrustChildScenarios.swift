@@ -6,7 +6,7 @@ import Testing
 // queue every session shares, and the ones that need a process whose first URLSession is still
 // to be made. Each runs in a child process (Support/ChildProcess.swift) under a time limit.
 
-@Suite("Trust: in a child process")
+@Suite("Trust: in a child process", .serialized)  // one child at a time: they share 2 cores with the suite
 struct TrustChildProcessTests {
     private func expectChildPasses(_ scenario: String, timeout: TimeInterval = 60) async throws {
         let outcome = try await ChildProcess.run(scenario, timeout: timeout)
