@@ -29,10 +29,23 @@ public final class HTTPMock: Sendable {
     ///
     /// Made lazily because on Linux the first `URLSession` a process makes fixes the protocol
     /// classes `URLSession.shared` will use; see ``interceptSharedSession(fileID:filePath:line:column:)``.
+    ///
+    /// If you invalidate it (`finishTasksAndInvalidate()` or `invalidateAndCancel()`, common in
+    /// `tearDown`), the next use of `urlSession` makes a fresh session rather than handing back
+    /// the invalidated one: FoundationNetworking kills the process when a task is created on an
+    /// invalidated session.
     public var urlSession: URLSession {
-        lazySession.withLock { session in
+        let lazySession = lazySession
+        return lazySession.withLock { session in
             if let session { return session }
-            let made = URLSession(configuration: Self.configuration(from: .ephemeral, protocolClass: protocolType, cookieStorage: cookieStorage))
+            let configuration = Self.configuration(from: .ephemeral, protocolClass: protocolType, cookieStorage: cookieStorage)
+            let made = InvalidationAwareSession.make(configuration: configuration) { invalidated in
+                // Forget the session synchronously, before FoundationNetworking invalidates it on
+                // its work queue; the caller still holds it, so nothing is released under the lock.
+                lazySession.withLock { current in
+                    if current === invalidated { current = nil }
+                }
+            }
             session = made
             return made
         }
@@ -66,8 +79,8 @@ public final class HTTPMock: Sendable {
 
     deinit {
         InstanceTable.remove(protocolType)
-        // The shared-session bridge cannot be unregistered from FoundationNetworking's snapshot;
-        // if this instance owned it, it now passes `URLSession.shared`'s requests to the network.
+        // If this instance served `URLSession.shared`, the previous interceptor serves again; if
+        // there is none, `URLSession.shared`'s requests fail until someone intercepts or stops.
         SharedSessionBridge.detach(registry)
         // `urlSession` is not invalidated: code may still hold it, and FoundationNetworking
         // kills the process when an invalidated session is used. Its requests now fail with
@@ -119,15 +132,43 @@ public final class HTTPMock: Sendable {
     /// The longest any intercepted request may take, in seconds, dynamic handlers and
     /// passthrough included; past it the request fails with `URLError(.timedOut)` and a later
     /// answer is dropped. Default 15.
+    ///
+    /// Must be a finite number of seconds greater than 0. Anything else (NaN, 0, a negative or
+    /// an infinite value) is a test failure naming the property and the value, and the previous
+    /// value stays. A setter cannot take `#fileID`/`#line` parameters, so the failure is
+    /// reported at the place this instance was made (``init(passthroughSession:fileID:filePath:line:column:)``'s
+    /// call site); Swift Testing also attaches the backtrace of the assignment.
     public var timeout: TimeInterval {
         get { registry.settings.timeout }
-        set { registry.updateSettings { $0.timeout = newValue } }
+        set {
+            guard newValue.isFinite, newValue > 0 else {
+                rejectSetting("timeout", newValue, requirement: "a finite number of seconds greater than 0", kept: registry.settings.timeout)
+                return
+            }
+            registry.updateSettings { $0.timeout = newValue }
+        }
     }
 
     /// A delay, in seconds, before every response whose `delivery` is `.instant`. Default 0.
+    ///
+    /// Must be a finite number of seconds, 0 or more; anything else is a test failure naming the
+    /// property and the value (reported like ``timeout``'s), and the previous value stays.
     public var defaultDelay: TimeInterval {
         get { registry.settings.defaultDelay }
-        set { registry.updateSettings { $0.defaultDelay = newValue } }
+        set {
+            guard newValue.isFinite, newValue >= 0 else {
+                rejectSetting("defaultDelay", newValue, requirement: "a finite number of seconds, 0 or more", kept: registry.settings.defaultDelay)
+                return
+            }
+            registry.updateSettings { $0.defaultDelay = newValue }
+        }
+    }
+
+    /// Reports an invalid setting. Setters cannot take caller locations, so the instance's
+    /// creation site stands for it (the closest user code HTTPMock knows).
+    private func rejectSetting(_ name: String, _ value: TimeInterval, requirement: String, kept: TimeInterval) {
+        let owner = self === HTTPMock.shared ? "HTTPMock.shared" : "the HTTPMock made at \(registry.creationLocation)"
+        Reporter.fail("\(name) must be \(requirement), got \(value); \(owner) keeps \(name) = \(kept)", at: registry.creationLocation)
     }
 
     /// Whether a 3xx response with a `Location` is followed inside HTTPMock (the client sees
@@ -148,40 +189,64 @@ public final class HTTPMock: Sendable {
     /// ```
     ///
     /// On Linux, `URLSession.shared` takes a snapshot of the registered protocol classes when
-    /// it is first used, so this works only if it runs before that. HTTPMock registers its class,
-    /// then sends a probe to a reserved host through `URLSession.shared`; if the probe is not
-    /// answered, it reports a warning naming the cause and the fix and returns `false`.
+    /// the process makes its first session, so this works only if it runs before that. HTTPMock
+    /// registers its class, then sends a probe to a reserved host through `URLSession.shared`;
+    /// if the probe is not answered, it reports a warning naming the cause and the fix and
+    /// returns `false`.
     ///
+    /// Interceptors form a stack. When another instance already intercepts, this one takes
+    /// over and a warning names both call sites (tests running in parallel cannot share
+    /// `URLSession.shared`); when this one stops or is deallocated, the previous one serves
+    /// again. When the last interceptor is deallocated without
+    /// ``stopInterceptingSharedSession()``, `URLSession.shared`'s requests fail with
+    /// ``HTTPMockError/Code/instanceDeallocated`` (never the network) until an instance
+    /// intercepts or calls ``stopInterceptingSharedSession()``. Requests with schemes other
+    /// than http(s) fail with `URLError(.unsupportedURL)` while anyone intercepts.
+    ///
+    /// - Parameters:
+    ///   - fileID: The call site, for the warnings; leave the default.
+    ///   - filePath: The call site, for the warnings; leave the default.
+    ///   - line: The call site, for the warnings; leave the default.
+    ///   - column: The call site, for the warnings; leave the default.
     /// - Returns: whether `URLSession.shared` is now served by this instance.
     @discardableResult
     public func interceptSharedSession(
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> Bool {
-        guard SharedSessionBridge.attach(registry) else {
-            Reporter.warn("interceptSharedSession(): URLProtocol.registerClass refused HTTPMock's class",
-                          at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        let (registered, displaced) = SharedSessionBridge.attach(registry, at: location)
+        guard registered else {
+            Reporter.warn("interceptSharedSession(): URLProtocol.registerClass refused HTTPMock's class", at: location)
             return false
         }
-        registry.interceptsSharedSession = true
+        if let displaced {
+            Reporter.warn(
+                "interceptSharedSession() at \(location) takes URLSession.shared over from the HTTPMock instance that intercepted at "
+                    + "\(displaced.location) and still does; that one serves again when this one stops or is deallocated. "
+                    + "URLSession.shared is one per process: tests running in parallel cannot each intercept it (inject mock.urlSession instead).",
+                at: location)
+        }
         guard SharedSessionBridge.probe() else {
-            registry.interceptsSharedSession = false
+            SharedSessionBridge.stop(registry)
             Reporter.warn(
                 "interceptSharedSession(): URLSession.shared is not served by HTTPMock. On Linux, URLSession.shared "
                     + "snapshots the registered URLProtocol classes when the process makes its first URLSession, and "
                     + "one was made before this call. Call interceptSharedSession() before anything makes or uses a "
                     + "URLSession (for example first thing in the test bundle's setup), or inject mock.urlSession instead.",
-                at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+                at: location)
             return false
         }
         return true
     }
 
-    /// Stops serving `URLSession.shared`: its requests go to the network again. (The class
-    /// cannot be unregistered on Linux; it passes everything through instead.) Another instance
-    /// can take over with ``interceptSharedSession(fileID:filePath:line:column:)``; an instance
-    /// that is deallocated while serving stops too.
+    /// Stops serving `URLSession.shared`. The instance that intercepted before this one (if it
+    /// still does) serves again; with none left, `URLSession.shared` goes to the network as if
+    /// HTTPMock were not there. (The class cannot be unregistered on Linux; it declines every
+    /// request instead.) An instance that is deallocated while serving stops too, but then
+    /// requests fail until someone intercepts or stops: see
+    /// ``interceptSharedSession(fileID:filePath:line:column:)``.
     public func stopInterceptingSharedSession() {
-        registry.interceptsSharedSession = false
+        SharedSessionBridge.stop(registry)
     }
 
     // MARK: - Journal

@@ -19,11 +19,16 @@ public struct HTTPMockEvent: Sendable, CustomStringConvertible {
 /// lock-protected state is re-wrapped in a thunk on every read (SPEC §10).
 struct LogHandler: Sendable {
     let handle: @Sendable (HTTPMockEvent) -> Void
+    /// The default handler ignores matched requests, so those need not wait for it.
+    var ignoresMatches = false
 }
 
 extension HTTPMock {
-    /// Called for every request the instance intercepts, matched or not, as it happens (on
-    /// URL loading's queue, outside HTTPMock's lock). The default,
+    /// Called for every request the instance intercepts, matched or not, as it happens: before
+    /// the request is answered, outside HTTPMock's lock, on a serial queue of this instance (so
+    /// events arrive in order). It never runs on URL loading's queues, which every session of
+    /// the process shares on Linux: a slow handler delays only this instance's requests, and a
+    /// handler that blocks does not stop a request from timing out. The default,
     /// ``standardErrorMissLogger``, writes unmatched requests to standard error and is silent
     /// otherwise; `nil` is silent.
     ///
@@ -32,7 +37,7 @@ extension HTTPMock {
     /// ```
     public var logHandler: (@Sendable (HTTPMockEvent) -> Void)? {
         get { registry.settings.logHandler?.handle }
-        set { registry.updateSettings { $0.logHandler = newValue.map(LogHandler.init) } }
+        set { registry.updateSettings { $0.logHandler = newValue.map { LogHandler(handle: $0) } } }
     }
 
     /// Writes each unmatched request, with its near-miss report, to standard error.

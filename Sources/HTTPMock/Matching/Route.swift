@@ -113,8 +113,10 @@ struct ResponseQueue: Sendable {
         entries.append((response, response.lifetime.uses))
     }
 
-    /// The next response, consuming one use of it.
-    mutating func pop() -> MockResponse? {
+    /// The next response, consuming one use of it. Served entries dropped by compaction are
+    /// appended to `compacted`, for the caller to release outside its lock (they hold user
+    /// closures, whose captured values' `deinit` may call back into the instance).
+    mutating func pop(compacted: inout [MockResponse]) -> MockResponse? {
         guard head < entries.count else { return nil }
         servedCount += 1
         let response = entries[head].response
@@ -122,6 +124,7 @@ struct ResponseQueue: Sendable {
             if remaining <= 1 {
                 head += 1
                 if head > 32, head * 2 > entries.count {
+                    compacted += entries[..<head].map(\.response)
                     entries.removeFirst(head)
                     head = 0
                 }

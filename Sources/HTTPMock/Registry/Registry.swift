@@ -10,7 +10,7 @@ struct InstanceSettings: Sendable {
     var timeout: TimeInterval = 15
     var defaultDelay: TimeInterval = 0
     var followsRedirects = true
-    var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger)
+    var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger, ignoresMatches: true)
 }
 
 /// An immutable snapshot of the settings: a resolution carries it with one retain, however
@@ -55,6 +55,16 @@ final class Registry: Sendable {
         var index = RouteIndex()
         /// Route key → position, so registering a key again appends to its queue.
         var positionsByKey: [RouteKey: Int] = [:]
+        /// Registration order (unique, never reused) → position: how a lookup finds the route it
+        /// matched on a snapshot again after a clear moved or removed routes.
+        var positionsByOrder: [Int: Int] = [:]
+
+        mutating func append(_ route: Route) {
+            positionsByKey[route.key] = routes.count
+            positionsByOrder[route.order] = routes.count
+            index.insert(route.key, at: routes.count)
+            routes.append(route)
+        }
     }
 
     struct State: Sendable {
@@ -62,9 +72,6 @@ final class Registry: Sendable {
         var routes = Routes()
         /// Queues by route position.
         var queues: [ResponseQueue] = []
-        /// Bumped whenever positions are invalidated (clearing), so a lookup that raced a
-        /// clear starts again instead of popping the wrong queue.
-        var generation = 0
         var nextOrder = 0
         var journal: [RecordedRequest] = []
         var nextJournalID = 0
@@ -85,19 +92,35 @@ final class Registry: Sendable {
             return entry
         }
 
-        mutating func rebuild(keeping keep: (Route) -> Bool) {
+        /// Keeps the routes `keep` accepts. Returns what it removed instead of releasing it: the
+        /// routes and queues hold user closures and whatever they capture, whose `deinit` may call
+        /// back into the instance, so the caller drops them after leaving the lock.
+        mutating func rebuild(keeping keep: (Route) -> Bool) -> Released {
+            let released = Released(routes: self.routes, queues: self.queues)
             var routes = Routes()
             var queues: [ResponseQueue] = []
             for (position, route) in self.routes.routes.enumerated() where keep(route) {
-                routes.positionsByKey[route.key] = routes.routes.count
-                routes.index.insert(route.key, at: routes.routes.count)
-                routes.routes.append(route)
+                routes.append(route)
                 queues.append(self.queues[position])
             }
             self.routes = routes
             self.queues = queues
-            generation += 1
+            return released
         }
+
+        /// The queue state of `route` (matched on a snapshot) now, or empty if it is gone.
+        func queueState(of route: Route) -> NearMissAnalysis.QueueState {
+            guard let position = routes.positionsByOrder[route.order] else { return .init(pending: 0, served: 0) }
+            return .init(pending: queues[position].pendingCount, served: queues[position].servedCount)
+        }
+    }
+
+    /// State taken out of the critical section to be released after it (see `rebuild`).
+    struct Released {
+        var routes: Routes?
+        var queues: [ResponseQueue] = []
+        var journal: [RecordedRequest] = []
+        var settings: SettingsSnapshot?
     }
 
     let state = Locked(State())
@@ -119,20 +142,23 @@ final class Registry: Sendable {
 
     var passthroughSession: URLSession { customPassthroughSession ?? Self.defaultPassthroughSession }
 
-    /// Whether `URLSession.shared`'s requests are served (see `interceptSharedSession()`).
-    private let sharedSessionInterception = Locked(false)
-
     /// Where the owning `HTTPMock` was made, for reports that have no better location.
     let creationLocation: SourceLocation
+
+    /// Where the log handler runs: serial (events in order), and not a URL loading work queue,
+    /// which all sessions of the process share on Linux.
+    let logQueue = DispatchQueue(label: "HTTPMock.logHandler")
 
     init(passthroughSession: URLSession?, creationLocation: SourceLocation) {
         self.customPassthroughSession = passthroughSession
         self.creationLocation = creationLocation
     }
 
-    var interceptsSharedSession: Bool {
-        get { sharedSessionInterception.withLock { $0 } }
-        set { sharedSessionInterception.withLock { $0 = newValue } }
+    /// One registration of a batch: responses for a route key.
+    struct Addition: Sendable {
+        var key: RouteKey
+        var responses: [MockResponse]
+        var location: SourceLocation?
     }
 
     /// Appends `responses` to the queue of `key`, creating the route if needed.
@@ -140,23 +166,32 @@ final class Registry: Sendable {
     ///   responses unreachable.
     @discardableResult
     func register(_ key: RouteKey, responses: [MockResponse], location: SourceLocation? = nil) -> Bool {
+        register([Addition(key: key, responses: responses, location: location)])[0]
+    }
+
+    /// Registers a whole batch (a mock tree, a DSL block, one `addResponses` list) in one
+    /// critical section, so a concurrent request sees all of it or none of it.
+    /// - Returns: for each registration, whether its queue already held an `.eternal` response.
+    @discardableResult
+    func register(_ batch: [Addition]) -> [Bool] {
         state.withLock { state in
-            let position: Int
-            if let existing = state.routes.positionsByKey[key] {
-                position = existing
-            } else {
-                position = state.routes.routes.count
-                state.routes.routes.append(Route(key: key, specificity: key.specificity, order: state.nextOrder, location: location))
-                state.routes.positionsByKey[key] = position
-                state.routes.index.insert(key, at: position)
-                state.queues.append(ResponseQueue())
-                state.nextOrder += 1
+            batch.map { addition in
+                let position: Int
+                if let existing = state.routes.positionsByKey[addition.key] {
+                    position = existing
+                } else {
+                    position = state.routes.routes.count
+                    state.routes.append(Route(key: addition.key, specificity: addition.key.specificity,
+                                              order: state.nextOrder, location: addition.location))
+                    state.queues.append(ResponseQueue())
+                    state.nextOrder += 1
+                }
+                let wasEternal = state.queues[position].endsWithEternal
+                for response in addition.responses {
+                    state.queues[position].append(response)
+                }
+                return wasEternal
             }
-            let wasEternal = state.queues[position].endsWithEternal
-            for response in responses {
-                state.queues[position].append(response)
-            }
-            return wasEternal
         }
     }
 
@@ -169,43 +204,47 @@ final class Registry: Sendable {
     /// first route, in precedence order, whose queue is not empty wins, so two concurrent
     /// requests never get the same `.single` response and an exhausted queue never shadows
     /// another route.
+    ///
+    /// The matched routes are found again in the current state by their registration order,
+    /// which a clear never changes: if a predicate (or another thread) cleared or registered
+    /// meanwhile, a route that still exists answers and a removed one is skipped (then the
+    /// unmocked policy answers). No retry: one lookup, one pop, whatever the predicates do.
     func resolve(_ request: MockRequest) -> Resolution {
         let date = Date()
-        while true {
-            let (snapshot, generation) = state.withLock { ($0.routes, $0.generation) }
-            let matching = Self.matchingRoutes(for: request, in: snapshot)
-            let outcome: (Resolution, [NearMissAnalysis.QueueState])? = state.withLock { state in
-                guard state.generation == generation else { return nil }
-                for (position, parameters) in matching where !state.queues[position].isEmpty {
-                    guard let response = state.queues[position].pop() else { continue }
-                    var served = request
-                    served.pathParameters = parameters
-                    let route = snapshot.routes[position].name
-                    let entry = state.appendJournal(served, isMatched: true, route: route, outcome: response.outcome, date: date)
-                    return (Resolution(answer: .matched(route: route, response: response), request: served,
-                                       settings: state.settings, journalID: entry.id), [])
-                }
-                let policy = state.settings.value.unmockedPolicy
-                var entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
-                if case .passthrough = policy.kind {} else {
-                    entry.countsAsMiss = true
-                    state.journal[state.journal.count - 1] = entry
-                }
-                if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
-                let queues = state.queues.map { NearMissAnalysis.QueueState(pending: $0.pendingCount, served: $0.servedCount) }
-                return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id), queues)
+        let snapshot = state.withLock { $0.routes }
+        let matching = Self.matchingRoutes(for: request, in: snapshot)
+        var compacted: [MockResponse] = []  // released after the lock
+        let (decided, queues): (Resolution, [NearMissAnalysis.QueueState]) = state.withLock { state in
+            for (position, parameters) in matching {
+                let route = snapshot.routes[position]
+                guard let current = state.routes.positionsByOrder[route.order],
+                      let response = state.queues[current].pop(compacted: &compacted) else { continue }
+                var served = request
+                served.pathParameters = parameters
+                let entry = state.appendJournal(served, isMatched: true, route: route.name, outcome: response.outcome, date: date)
+                return (Resolution(answer: .matched(route: route.name, response: response), request: served,
+                                   settings: state.settings, journalID: entry.id), [])
             }
-            guard let (decided, queues) = outcome else { continue }
-            var resolution = decided
-            if case .unmatched = resolution.answer {
-                // Outside the lock: the analysis reads every route and may run user predicates.
-                let misses = NearMissAnalysis.nearMisses(for: request, routes: snapshot.routes, queues: queues)
-                let report = NearMissAnalysis.report(for: request, nearMisses: misses)
-                resolution.nearMissReport = report
-                updateJournal(resolution.journalID) { $0.nearMissReport = report }
+            let policy = state.settings.value.unmockedPolicy
+            var entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
+            if case .passthrough = policy.kind {} else {
+                entry.countsAsMiss = true
+                state.journal[state.journal.count - 1] = entry
             }
-            return resolution
+            if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
+            let queues = snapshot.routes.map { state.queueState(of: $0) }
+            return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id), queues)
         }
+        compacted = []
+        var resolution = decided
+        if case .unmatched = resolution.answer {
+            // Outside the lock: the analysis reads every route and may run user predicates.
+            let misses = NearMissAnalysis.nearMisses(for: request, routes: snapshot.routes, queues: queues)
+            let report = NearMissAnalysis.report(for: request, nearMisses: misses)
+            resolution.nearMissReport = report
+            updateJournal(resolution.journalID) { $0.nearMissReport = report }
+        }
+        return resolution
     }
 
     /// Positions of the routes that match `request`, most specific first, with their captured
@@ -272,11 +311,15 @@ final class Registry: Sendable {
     var settingsSnapshot: SettingsSnapshot { state.withLock { $0.settings } }
 
     func updateSettings(_ body: (inout InstanceSettings) -> Void) {
-        state.withLock { state in
+        // The replaced snapshot (a log handler and what it captures) is released after the lock.
+        let replaced = state.withLock { state -> SettingsSnapshot in
+            let replaced = state.settings
             var settings = state.settings.value
             body(&settings)
             state.settings = SettingsSnapshot(settings)
+            return replaced
         }
+        withExtendedLifetime(replaced) {}
     }
 
     /// One line per route, in registration order: key, queue, registration site.
@@ -333,13 +376,18 @@ final class Registry: Sendable {
 
     /// Removes every route, queued response and journal entry; keeps the policies.
     func clear() {
-        state.withLock { state in
-            state.rebuild(keeping: { _ in false })
+        // Routes, queued responses and journal hold user closures and captured values; they are
+        // released after the lock, so a `deinit` that reads this instance cannot deadlock.
+        let released = state.withLock { state -> Released in
+            var released = state.rebuild(keeping: { _ in false })
+            released.journal = state.journal
             state.journal = []
             state.unreportedMisses = []
             state.reportedMissIDs = []
             state.reportedPendingRoutes = []
+            return released
         }
+        withExtendedLifetime(released) {}
     }
 
     /// Removes the routes registered for `host` and the journal entries of requests to it: any
@@ -353,11 +401,14 @@ final class Registry: Sendable {
         let removesEntry: (RecordedRequest) -> Bool = { entry in
             entry.request.normalizedHost == name && (target.port == nil || entry.request.effectivePort == target.port)
         }
-        state.withLock { state in
-            state.rebuild(keeping: { !removesRoute($0) })
+        let released = state.withLock { state -> Released in
+            var released = state.rebuild(keeping: { !removesRoute($0) })
+            released.journal = state.journal
             state.journal.removeAll(where: removesEntry)
             state.unreportedMisses.removeAll(where: removesEntry)
+            return released
         }
+        withExtendedLifetime(released) {}
     }
 }
 

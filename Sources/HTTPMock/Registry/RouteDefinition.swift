@@ -39,8 +39,12 @@ enum Registration {
         }
         let hasErrors = problems.contains { $0.severity == .error }
         if !hasErrors {
-            for (key, definition) in keyed {
-                if registry.register(key, responses: definition.responses.map { $0.prepared() }, location: definition.location) {
+            // One critical section for the whole batch: a concurrent request sees all or none.
+            let wasEternal = registry.register(keyed.map { key, definition in
+                Registry.Addition(key: key, responses: definition.responses.map { $0.prepared() }, location: definition.location)
+            })
+            for ((key, definition), wasEternal) in zip(keyed, wasEternal) {
+                if wasEternal {
                     problems.append(Problem(
                         message: "\(key): responses added behind an .eternal response of an earlier registration are never served",
                         location: definition.location, severity: .warning))
@@ -73,9 +77,9 @@ enum Registration {
         guard errors.isEmpty else {
             throw HTTPMockError(.mockTree, "loadMocks: nothing was registered:\n" + errors.joined(separator: "\n"))
         }
-        for (key, definition) in keyed {
-            registry.register(key, responses: definition.responses.map { $0.prepared() }, location: definition.location)
-        }
+        registry.register(keyed.map { key, definition in
+            Registry.Addition(key: key, responses: definition.responses.map { $0.prepared() }, location: definition.location)
+        })
         for warning in warnings {
             Reporter.warn(warning.message, at: warning.location)
         }

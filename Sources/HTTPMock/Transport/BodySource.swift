@@ -19,13 +19,48 @@ struct BodySource {
             storage = .data(data)
             size = data.count
         case .file(let url):
+            let attributes: [FileAttributeKey: Any]
             do {
-                let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-                size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+                attributes = try FileManager.default.attributesOfItem(atPath: url.path)
             } catch {
                 throw HTTPMockError(.fixtureUnreadable, "HTTPMock could not read the response file \(url.path): \(error)")
             }
-            storage = .file(url)
+            let type = attributes[.type] as? FileAttributeType
+            // A FIFO, socket or device has no size and may block a reader for ever (on the work
+            // queue every session shares): refuse it with a precise error.
+            guard type == .typeRegular else {
+                throw HTTPMockError(.fixtureUnreadable,
+                    "HTTPMock serves only regular files as a response body; \(url.path) is \(Self.describe(type)). Read it into a .data body yourself if you mean it.")
+            }
+            let statSize = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            if statSize == 0 {
+                // `/proc` and `/sys` files say 0 bytes and have content when read: read them to
+                // the end (a really empty file costs one `read`).
+                do {
+                    let data = try Data(contentsOf: url)
+                    storage = .data(data)
+                    size = data.count
+                } catch {
+                    throw HTTPMockError(.fixtureUnreadable, "HTTPMock could not read the response file \(url.path): \(error)")
+                }
+            } else {
+                storage = .file(url)
+                size = statSize
+            }
+        }
+    }
+
+    private static func describe(_ type: FileAttributeType?) -> String {
+        switch type {
+        case .typeDirectory?: return "a directory"
+        case .typeCharacterSpecial?: return "a character device"
+        case .typeBlockSpecial?: return "a block device"
+        case .typeSocket?: return "a socket"
+        case .typeSymbolicLink?: return "a dangling symbolic link"
+        case nil: return "of unknown type"
+        default:
+            // FoundationEssentials has no separate FIFO case name on every platform.
+            return "a FIFO (named pipe) or other special file (\(type.map { $0.rawValue } ?? "?"))"
         }
     }
 

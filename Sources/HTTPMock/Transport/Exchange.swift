@@ -78,19 +78,39 @@ final class Exchange: @unchecked Sendable {
     // MARK: - Resolution
 
     private func resolveAndServe(_ request: MockRequest, hop: Int) {
+        // Each redirect hop is a new request to the "server": its request timeout starts afresh
+        // (the instance's `timeout` still bounds the whole chain).
+        if hop > 0, state.withLock({ $0.deadlinesArmed }) { resetIdleTimer() }
         let resolution = registry.resolve(request)
         state.withLock { state in
             state.journalID = resolution.journalID
             if hop == 0 { state.settings = resolution.settings }
         }
-        report(resolution)
-        serve(resolution.response, to: resolution.request, hop: hop, inherited: nil)
+        guard let (handler, event) = report(resolution) else {
+            serve(resolution.response, to: resolution.request, hop: hop, inherited: nil)
+            return
+        }
+        // The log handler runs on the instance's own queue, never on the work queue (shared by
+        // every session of the process); the request goes on once it returns, within its timeout.
+        guard let workQueue else {
+            registry.logQueue.async { handler.handle(event) }
+            serve(resolution.response, to: resolution.request, hop: hop, inherited: nil)
+            return
+        }
+        armDeadlines()
+        registry.logQueue.async {
+            handler.handle(event)
+            workQueue.async {
+                guard !self.isClosed else { return }
+                self.serve(resolution.response, to: resolution.request, hop: hop, inherited: nil)
+            }
+        }
     }
 
     private var settings: InstanceSettings { state.withLock { $0.settings }.value }
 
-    /// Tells the log handler, and XCTest at once for a `.failTest` miss.
-    private func report(_ resolution: Resolution) {
+    /// Reports a `.failTest` miss to XCTest at once; returns the log handler to call, if any.
+    private func report(_ resolution: Resolution) -> (LogHandler, HTTPMockEvent)? {
         let route: String?
         switch resolution.answer {
         case .matched(let matched, _):
@@ -102,7 +122,8 @@ final class Exchange: @unchecked Sendable {
                 registry.markReported(journalID: resolution.journalID)
             }
         }
-        resolution.settings.value.logHandler?.handle(HTTPMockEvent(
+        guard let handler = resolution.settings.value.logHandler, route == nil || !handler.ignoresMatches else { return nil }
+        return (handler, HTTPMockEvent(
             request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport))
     }
 
@@ -307,9 +328,14 @@ final class Exchange: @unchecked Sendable {
             return
         }
         guard send({ client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: data) }) else { return }
+        // While the delegate consumes the chunk the "server" is not silent, the client is slow:
+        // the request timeout waits, and starts again once the delegate is done.
+        pauseIdleTimer()
         let total = sent + data.count
         stream.delegateQueue.addOperation {
             stream.workQueue.async {
+                guard !self.isClosed else { return }
+                self.resetIdleTimer()
                 let due = stream.rate.map { stream.started + Double(total) / Double($0) } ?? .now()
                 let wait = max(0, Double(Int64(due.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9)
                 self.after(wait) { exchange in exchange.readChunk(next, stream: stream, sent: total) }
@@ -406,8 +432,10 @@ final class Exchange: @unchecked Sendable {
         let http = MockResponse.HTTPPayload(
             status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.data ?? Data()), defaultContentType: nil,
             preparedHeaderFields: nil)
-        storeCookies(from: headers, for: request.url)
-        deliver(http, headers: headers, to: request, delivery: .instant)
+        // The network may have followed redirects: the client sees the final URL, as without HTTPMock.
+        let answered = real.url.map { MockRequest(method: request.method, url: $0, headers: request.headers, body: request.body) } ?? request
+        storeCookies(from: headers, for: answered.url)
+        deliver(http, headers: headers, to: answered, delivery: .instant)
     }
 
     // MARK: - Redirect delegate
@@ -444,22 +472,23 @@ final class Exchange: @unchecked Sendable {
     // MARK: - Cookies
 
     /// Stores `Set-Cookie` in the session's cookie storage, which FoundationNetworking does not
-    /// do for a custom protocol.
+    /// do for a custom protocol, by the rules of RFC 6265 (``CookieRules``).
     private func storeCookies(from headers: HTTPHeaders, for url: URL) {
         guard let setCookie = headers["Set-Cookie"], let configuration = session?.configuration,
               configuration.httpShouldSetCookies, let storage = configuration.httpCookieStorage,
               storage.cookieAcceptPolicy != .never else { return }
-        let cookies = HTTPCookie.cookies(withResponseHeaderFields: ["Set-Cookie": setCookie], for: url)
-        storage.setCookies(cookies, for: url, mainDocumentURL: url)
+        CookieRules.store(setCookie: setCookie, for: url, in: storage)
     }
 
     /// `request` with the `Cookie` header the session's storage has for its URL: redirect hops
     /// happen inside HTTPMock, so FoundationNetworking does not add it.
     private func withCookies(_ request: MockRequest) -> MockRequest {
         guard let configuration = session?.configuration, configuration.httpShouldSetCookies,
-              let cookies = configuration.httpCookieStorage?.cookies(for: request.url) else { return request }
+              let stored = configuration.httpCookieStorage?.cookies(for: request.url) else { return request }
+        // The storage's `cookies(for:)` ignores `Path`, `Secure` and expiry.
+        let cookies = stored.filter { CookieRules.sends($0, to: request.url) }
         var headers = request.headers
-        headers["Cookie"] = HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
+        headers["Cookie"] = cookies.isEmpty ? nil : HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
         return MockRequest(method: request.method, url: request.url, headers: headers, body: request.body)
     }
 
@@ -545,6 +574,15 @@ final class Exchange: @unchecked Sendable {
             return true
         }, fired: { exchange, _ in exchange.timeOut(after: limit, what: "the request's timeout") })
         previous?.cancel()
+    }
+
+    /// Stops the request timeout until the next `resetIdleTimer()`.
+    private func pauseIdleTimer() {
+        let paused = state.withLock { state -> DispatchSourceTimer? in
+            defer { state.idleTimer = nil }
+            return state.idleTimer
+        }
+        paused?.cancel()
     }
 
     private func timeOut(after seconds: TimeInterval, what: String) {

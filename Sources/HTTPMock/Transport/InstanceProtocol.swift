@@ -36,22 +36,20 @@ enum InstanceTable {
     private static let counter = Locked<Int>(0)
 
     /// A protocol class no other instance has, bound to `registry`.
-    static func makeProtocolClass(for registry: Registry, isSharedSessionBridge: Bool = false) -> MockURLProtocol.Type {
+    static func makeProtocolClass(for registry: Registry) -> MockURLProtocol.Type {
         let number = counter.withLock { value -> Int in
             value += 1
             return value
         }
         let protocolClass = protocolClass(for: tag(number))
-        registries.withLock { $0[ObjectIdentifier(protocolClass)] = Entry(registry: registry, isSharedSessionBridge: isSharedSessionBridge) }
+        registries.withLock { $0[ObjectIdentifier(protocolClass)] = Entry(registry: registry, isSharedSessionBridge: false) }
         return protocolClass
     }
 
-    /// Points an existing class at another registry (the shared-session bridge changing owner).
-    static func retarget(_ protocolClass: AnyClass, to registry: Registry) {
-        registries.withLock { table in
-            guard let entry = table[ObjectIdentifier(protocolClass)] else { return }
-            table[ObjectIdentifier(protocolClass)] = Entry(registry: registry, isSharedSessionBridge: entry.isSharedSessionBridge)
-        }
+    /// Binds the shared-session bridge class to `registry` (a placeholder: it routes through
+    /// `SharedSessionBridge.owner`).
+    static func registerBridge(_ protocolClass: MockURLProtocol.Type, registry: Registry) {
+        registries.withLock { $0[ObjectIdentifier(protocolClass)] = Entry(registry: registry, isSharedSessionBridge: true) }
     }
 
     static func entry(for protocolClass: AnyClass) -> Entry? {
@@ -59,7 +57,9 @@ enum InstanceTable {
     }
 
     static func remove(_ protocolClass: AnyClass) {
-        _ = registries.withLock { $0.removeValue(forKey: ObjectIdentifier(protocolClass)) }
+        // The removed entry is returned out of the critical section and released after it.
+        let removed = registries.withLock { $0.removeValue(forKey: ObjectIdentifier(protocolClass)) }
+        withExtendedLifetime(removed) {}
     }
 
     /// Builds the tag type for `number`, least significant bit innermost, by opening the

@@ -20,11 +20,17 @@ class MockURLProtocol: URLProtocol {
     private var isStopped = false
 
     override class func canInit(with request: URLRequest) -> Bool {
-        // `false` would send the request to the real network on FoundationNetworking, even
-        // when the session lists only this class. Unmatched requests are handled by the policy.
-        guard let scheme = request.url?.scheme?.lowercased() else { return false }
-        return scheme == "http" || scheme == "https"
+        // `false` sends the request on to the next class: the session's built-in HTTP, FTP and
+        // web-socket protocols, that is the real network, even when the session lists only this
+        // class. So every scheme is taken (http(s) are answered from the registry, others failed
+        // in `startLoading`), except `data:` URLs, which FoundationNetworking decodes itself
+        // without any network. The shared-session bridge takes nothing while nobody intercepts,
+        // so `URLSession.shared` then behaves as if HTTPMock were not there.
+        request.url?.scheme?.lowercased() != "data"
     }
+
+    /// The schemes HTTPMock answers; requests with any other scheme fail with `.unsupportedURL`.
+    static let servedSchemes: Set<String> = ["http", "https"]
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest {
         request
@@ -38,22 +44,47 @@ class MockURLProtocol: URLProtocol {
                 "\(mockRequest) reached the protocol class of an HTTPMock instance that no longer exists; keep the instance alive as long as its sessions"))
             return
         }
+        var registry = entry.registry
+        var passesThrough = false
+        if entry.isSharedSessionBridge {
+            switch SharedSessionBridge.owner {
+            case .instance(let owner):
+                registry = owner
+            case .orphaned(let location):
+                client.urlProtocol(self, didFailWithError: SharedSessionBridge.orphanedError(mockRequest, interceptedAt: location))
+                return
+            case .idle:
+                passesThrough = true
+            }
+        }
+        let scheme = request.url?.scheme?.lowercased() ?? ""
+        if !Self.servedSchemes.contains(scheme) {
+            // Declining in `canInit` would hand the request to FoundationNetworking's own FTP or
+            // web-socket protocol, that is to the network: fail it here instead.
+            let error = URLError(.unsupportedURL, userInfo: [
+                NSLocalizedDescriptionKey: "HTTPMock serves only http and https URLs; this \(scheme.isEmpty ? "scheme-less" : "\(scheme):") request through a session HTTPMock made or configured is failed so that it never reaches the network. Use a session without HTTPMock for \(scheme.isEmpty ? "it" : "\(scheme):// URLs").",
+                NSURLErrorFailingURLErrorKey: mockRequest.url,
+            ])
+            registry.recordUnserved(mockRequest, error: error)
+            client.urlProtocol(self, didFailWithError: error)
+            return
+        }
         #if canImport(FoundationNetworking)
         if task is URLSessionDownloadTask {
             let error = URLError(.unsupportedURL, userInfo: [
                 NSLocalizedDescriptionKey: "HTTPMock cannot serve download tasks on Linux: FoundationNetworking crashes when a URLProtocol answers one. Use data(for:) or a data task and write the data to a file.",
                 NSURLErrorFailingURLErrorKey: mockRequest.url,
             ])
-            entry.registry.recordUnserved(mockRequest, error: error)
+            registry.recordUnserved(mockRequest, error: error)
             client.urlProtocol(self, didFailWithError: error)
             return
         }
         #endif
-        let exchange = Exchange(urlProtocol: self, client: client, task: task, registry: entry.registry)
+        let exchange = Exchange(urlProtocol: self, client: client, task: task, registry: registry)
         self.exchange = exchange
         if let probe = SharedSessionBridge.probeResponse(for: mockRequest, entry: entry) {
             exchange.answerProbe(probe)
-        } else if entry.isSharedSessionBridge && !entry.registry.interceptsSharedSession {
+        } else if passesThrough {
             exchange.passThroughUnrecorded(mockRequest)
         } else {
             exchange.start(mockRequest)
@@ -68,5 +99,15 @@ class MockURLProtocol: URLProtocol {
     /// Called by the exchange when it is done, to break the protocol ↔ exchange cycle.
     func exchangeDidClose() {
         exchange = nil
+    }
+}
+
+/// The class registered with `URLProtocol.registerClass` for `URLSession.shared`: one per
+/// process, serving whichever instance is on top of ``SharedSessionBridge``'s owner stack.
+final class SharedSessionBridgeProtocol: MockURLProtocol {
+    override class func canInit(with request: URLRequest) -> Bool {
+        // Registered classes are also the fallback of every session whose own classes decline
+        // a request: while nobody intercepts, take nothing.
+        SharedSessionBridge.isActive && super.canInit(with: request)
     }
 }
