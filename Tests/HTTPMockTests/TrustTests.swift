@@ -96,6 +96,39 @@ struct TrustAtomicRegistrationTests {
         #expect(partial.value.isEmpty, "partial route counts seen: \(partial.value.prefix(10))")
         #expect(try await mock.urlSession.reply("https://batch.test/r\(routes - 1)").text == "\(routes - 1)")
     }
+
+    @Test("a concurrent reader never sees a loadMocks tree half-registered")
+    func mockTreesBecomeVisibleAtOnce() async throws {
+        let routes = 300
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("atomic-tree-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for index in 0..<routes {
+            let folder = root.appendingPathComponent("r\(index)/GET")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(#"{"status_code": 200, "lifetime": "eternal"}"#.utf8)
+                .write(to: folder.appendingPathComponent("configuration.json"))
+        }
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        let done = Box(false)
+        let reader = Task {
+            var seenPartially = 0
+            while !done.value {
+                let first = try await mock.urlSession.reply("https://tree.test/r0").status
+                let last = try await mock.urlSession.reply("https://tree.test/r\(routes - 1)").status
+                if first == 200, last != 200 { seenPartially += 1 }
+                try await Task.sleep(nanoseconds: 200_000)
+            }
+            return seenPartially
+        }
+        try await Task.sleep(nanoseconds: 20_000_000)
+        try mock.loadMocks(from: root, host: "tree.test")
+        try await Task.sleep(nanoseconds: 20_000_000)
+        done.value = true
+        #expect(try await reader.value == 0)
+        #expect(mock.describeRoutes().split(separator: "\n").count == routes)
+        #expect(try await mock.urlSession.reply("https://tree.test/r\(routes - 1)").status == 200)
+    }
 }
 
 @Suite("Trust: invalid settings")
