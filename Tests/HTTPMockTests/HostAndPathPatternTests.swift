@@ -173,7 +173,7 @@ struct HostAndPathPatternTests {
         mock.addResponses(forPath: "/" + Array(repeating: "**/x", count: 8).joined(separator: "/") + "/:last",
                           responses: [.plaintext("x", lifetime: .eternal)])
         let session = mock.urlSession
-        let texts = try await withPatternWatchdog(seconds: 20) {
+        let texts = try await withPatternWatchdog(seconds: 20 * TestEnvironment.slowdown) {
             let start = ContinuousClock.now
             let hit = try await session.reply(request("https://example.com/\(deep)/end")).text
             let miss = try await session.reply(request("https://example.com/\(deep)")).status
@@ -181,7 +181,7 @@ struct HostAndPathPatternTests {
         }
         #expect(texts?.0 == "deep")
         #expect(texts?.1 == 404)
-        #expect((texts?.2 ?? .seconds(99)) < .seconds(5))
+        #expect((texts?.2 ?? .seconds(99)) < .seconds(5) * TestEnvironment.slowdown)
         // The miss produced a near-miss report naming the closest route.
         #expect(mock.recordedRequests.last?.nearMissReport?.contains("path: expected \(pattern)") == true)
     }
@@ -195,7 +195,7 @@ struct HostAndPathPatternTests {
         mock.addResponses(forPath: "/" + Array(repeating: "**", count: 12).joined(separator: "/") + "/nope",
                           responses: [.plaintext("stars")])
         let session = mock.urlSession
-        let reply = try await withPatternWatchdog(seconds: 20) {
+        let reply = try await withPatternWatchdog(seconds: 20 * TestEnvironment.slowdown) {
             try await session.reply(request("https://example.com/\(long)/7x"))
         }
         #expect(reply?.status == 404)

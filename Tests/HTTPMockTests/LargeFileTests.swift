@@ -12,8 +12,6 @@ struct LargeFileTests {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// Whether this process runs under ThreadSanitizer (`swift test --sanitize=thread`).
-    static let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 
     @Test("a 1 GB file fixture reaches a delegate-driven task in chunks with peak RSS growth under 64 MB",
           .enabled(if: residentBytes() != nil, "needs /proc/self/statm"))
@@ -40,7 +38,7 @@ struct LargeFileTests {
         let growth = peak.growth
         print("1 GB file fixture to a delegate task: peak RSS growth \(growth / 1_048_576) MB, \(Int(Double(size) / 1_048_576 / seconds)) MB/s")
         // ThreadSanitizer's shadow memory grows with every byte touched: RSS says nothing there.
-        if !Self.isThreadSanitized {
+        if !TestEnvironment.isThreadSanitized {
             #expect(growth < 64 * 1_048_576)
         }
     }

@@ -1,0 +1,12 @@
+import Foundation
+
+/// Facts about the process the tests run in.
+enum TestEnvironment {
+    /// Whether this process runs under ThreadSanitizer (`swift test --sanitize=thread`).
+    static let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
+    /// How much slower than a plain debug build code runs here: ThreadSanitizer instruments every
+    /// memory access (5–15× on the matching code). Cost bounds are multiplied by it, so they stay
+    /// far below what an exponential regression takes and far above what a sanitized run needs.
+    static let slowdown: Double = isThreadSanitized ? 15 : 1
+}
