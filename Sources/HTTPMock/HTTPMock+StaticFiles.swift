@@ -21,30 +21,60 @@ extension HTTPMock {
     /// - Parameters:
     ///   - directory: The directory to serve.
     ///   - path: The path prefix (literal, no patterns); `/` serves the directory at the root.
-    ///   - host: The host; `nil` means ``defaultDomain``.
+    ///   - host: The host; `nil` means ``defaultDomain``, `"**"` any host.
     /// - Throws: ``HTTPMockError`` (`.invalidRegistration`) if `directory` is not a readable
-    ///   directory or `path` is not a literal path; nothing is registered then.
+    ///   directory, `path` is not a literal path or files are already served at `path` on
+    ///   `host`; nothing is registered then.
     public func serveFiles(
         from directory: URL, at path: String = "/", host: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
+        try serveFiles(from: [directory], at: path, host: host, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Serves several directories at one path: the first that holds the requested file answers
+    /// (like a repeated `--file-dir`).
+    ///
+    /// ```swift
+    /// try mock.serveFiles(from: [overrides, defaults], at: "/static")
+    /// ```
+    ///
+    /// Otherwise as the single-directory `serveFiles(from:at:host:)`;
+    /// a path that leaves any of the directories gets `403`.
+    ///
+    /// - Parameters:
+    ///   - directories: The directories, searched in order; at least one.
+    ///   - path: The path prefix (literal, no patterns).
+    ///   - host: The host; `nil` means ``defaultDomain``, `"**"` any host.
+    /// - Throws: ``HTTPMockError`` (`.invalidRegistration`), registering nothing.
+    public func serveFiles(
+        from directories: [URL], at path: String = "/", host: String? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard directory.isFileURL else {
-            throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.absoluteString) is not a file URL")
+        guard !directories.isEmpty else {
+            throw HTTPMockError(.invalidRegistration, "serveFiles: no directory was given")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
-              let root = StaticFileRoot.realPath(directory.path) else {
-            throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not a directory")
-        }
-        guard FileManager.default.isReadableFile(atPath: root) else {
-            throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not readable")
+        var roots: [String] = []
+        for directory in directories {
+            guard directory.isFileURL else {
+                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.absoluteString) is not a file URL")
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  let root = StaticFileRoot.realPath(directory.path) else {
+                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not a directory")
+            }
+            guard FileManager.default.isReadableFile(atPath: root) else {
+                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not readable")
+            }
+            roots.append(root == "/" ? "" : root)
         }
         let prefix = RoutePath.rawSegments(path)
         if let pattern = try? PathPattern.parse(path), !pattern.isLiteral {
             throw HTTPMockError(.invalidRegistration, "serveFiles: at: \"\(path)\" must be a literal path (no *, ** or :name)")
         }
-        let files = StaticFileRoot(root: root == "/" ? "" : root, prefixCount: prefix.count)
+        let files = StaticFileRoot(roots: roots, prefixCount: prefix.count)
         let response = MockResponse.dynamic(lifetime: .eternal) { request in files.response(for: request) }
         let definition = RouteDefinition(
             path: RoutePath.join(prefix + ["**"]), host: host, method: .get, query: nil, matching: .exact,
@@ -53,6 +83,11 @@ extension HTTPMock {
         guard let key else {
             let errors = problems.filter { $0.severity == .error }.map(\.message)
             throw HTTPMockError(.invalidRegistration, "serveFiles: " + errors.joined(separator: "; "))
+        }
+        // Registered again, the route would queue this behind the first (eternal) one, unreachable.
+        let taken = registry.state.withLock { $0.routes.positionsByKey[key] != nil }
+        guard !taken else {
+            throw HTTPMockError(.invalidRegistration, "serveFiles: \(key) is already registered; pass every directory in one call: serveFiles(from: [first, second], at: \"\(path)\")")
         }
         registry.register(key, responses: [response], location: location)
     }

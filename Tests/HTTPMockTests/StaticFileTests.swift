@@ -72,9 +72,29 @@ struct StaticFileTests {
         defer { try? FileManager.default.removeItem(at: base) }
         try mock.serveFiles(from: served, at: "/static")
         let reply = try await mock.urlSession.reply("https://example.com\(path)")
-        #expect((400..<500).contains(reply.status), "\(path): \(reply.status) \(reply.text)")
+        // FoundationNetworking hands the path to the protocol unnormalised, so each of these
+        // reaches the route and is refused by it (not merely unmatched).
+        #expect(reply.status == 403, "\(path): \(reply.status) \(reply.text)")
         #expect(!reply.text.contains("TOP SECRET"))
         #expect(!reply.text.contains("root:"))
+    }
+
+    @Test("several directories: the first that has the file answers; a second call at the same path throws")
+    func severalDirectories() async throws {
+        let (base, served) = try makeTree()
+        defer { try? FileManager.default.removeItem(at: base) }
+        let overrides = base.appendingPathComponent("overrides")
+        try FileManager.default.createDirectory(at: overrides, withIntermediateDirectories: true)
+        try Data(#"{"ok":"overridden"}"#.utf8).write(to: overrides.appendingPathComponent("index.json"))
+        try mock.serveFiles(from: [overrides, served], at: "/", host: "**")
+        #expect(try await mock.urlSession.reply("https://any.example/index.json").text == #"{"ok":"overridden"}"#)
+        #expect(try await mock.urlSession.reply("http://127.0.0.1:8080/a/b.png").data == Data([0x89, 0x50, 0x4E, 0x47]))
+        #expect(try await mock.urlSession.reply("https://any.example/link-out.txt").status == 403)
+        #expect {
+            try mock.serveFiles(from: served, at: "/", host: "**")
+        } throws: { error in
+            (error as? HTTPMockError)?.message.contains("is already registered; pass every directory in one call") == true
+        }
     }
 
     @Test("a directory that does not exist or a pattern prefix throws and registers nothing")

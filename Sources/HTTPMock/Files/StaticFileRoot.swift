@@ -7,11 +7,12 @@ import Glibc
 import Musl
 #endif
 
-/// A directory served by `serveFiles(from:at:)`: maps a request path below the route's prefix
-/// to a file inside the directory, at request time, and never to anything outside it.
+/// The directories served by `serveFiles(from:at:)`: maps a request path below the route's
+/// prefix to a file inside one of them (the first that has it), at request time, and never to
+/// anything outside them.
 struct StaticFileRoot: Sendable {
-    /// The directory with every symbolic link resolved, no trailing `/`.
-    let root: String
+    /// The directories with every symbolic link resolved, no trailing `/` (`""` for `/`).
+    let roots: [String]
     /// How many path segments the route's prefix has.
     let prefixCount: Int
 
@@ -38,16 +39,19 @@ struct StaticFileRoot: Sendable {
             names.append(name)
         }
         guard !names.isEmpty else { return notFound(raw) }
-        let candidate = root + "/" + names.joined(separator: "/")
-        guard let resolved = Self.realPath(candidate) else { return notFound(raw) }
-        guard resolved.hasPrefix(root + "/") else {
-            return .plaintext("Refused: \(raw) leads outside the served directory", status: .forbidden)
+        for root in roots {
+            let candidate = root + "/" + names.joined(separator: "/")
+            guard let resolved = Self.realPath(candidate) else { continue }
+            guard resolved.hasPrefix(root + "/") else {
+                return .plaintext("Refused: \(raw) leads outside the served directory", status: .forbidden)
+            }
+            var fileStatus = stat()
+            guard stat(resolved, &fileStatus) == 0, (fileStatus.st_mode & S_IFMT) == S_IFREG,
+                  access(resolved, R_OK) == 0 else { continue }
+            let pathExtension = (names[names.count - 1] as NSString).pathExtension
+            return .file(url: URL(fileURLWithPath: resolved), headers: ["Content-Type": ContentType.forPathExtension(pathExtension)])
         }
-        var fileStatus = stat()
-        guard stat(resolved, &fileStatus) == 0, (fileStatus.st_mode & S_IFMT) == S_IFREG,
-              access(resolved, R_OK) == 0 else { return notFound(raw) }
-        let pathExtension = (names[names.count - 1] as NSString).pathExtension
-        return .file(url: URL(fileURLWithPath: resolved), headers: ["Content-Type": ContentType.forPathExtension(pathExtension)])
+        return notFound(raw)
     }
 
     private func notFound(_ path: String) -> MockResponse {
