@@ -85,10 +85,8 @@ extension HTTPMock {
             throw HTTPMockError(.invalidRegistration, "serveFiles: " + errors.joined(separator: "; "))
         }
         // Registered again, the route would queue this behind the first (eternal) one, unreachable.
-        let taken = registry.state.withLock { $0.routes.positionsByKey[key] != nil }
-        guard !taken else {
+        guard registry.registerNew(key, responses: [response], location: location) else {
             throw HTTPMockError(.invalidRegistration, "serveFiles: \(key) is already registered; pass every directory in one call: serveFiles(from: [first, second], at: \"\(path)\")")
         }
-        registry.register(key, responses: [response], location: location)
     }
 }

@@ -178,6 +178,19 @@ final class Registry: Sendable {
         register([Addition(key: key, responses: responses, location: location)])[0]
     }
 
+    /// Registers `key` with `responses` unless it is already registered, in one critical section.
+    /// - Returns: whether it registered.
+    func registerNew(_ key: RouteKey, responses: [MockResponse], location: SourceLocation?) -> Bool {
+        state.withLock { state in
+            guard state.routes.positionsByKey[key] == nil else { return false }
+            state.routes.append(Route(key: key, specificity: key.specificity, order: state.nextOrder, location: location))
+            state.queues.append(ResponseQueue())
+            state.nextOrder += 1
+            for response in responses { state.queues[state.queues.count - 1].append(response) }
+            return true
+        }
+    }
+
     /// Registers a whole batch (a mock tree, a DSL block, one `addResponses` list) in one
     /// critical section, so a concurrent request sees all of it or none of it.
     /// - Returns: for each registration, whether its queue already held an `.eternal` response.
