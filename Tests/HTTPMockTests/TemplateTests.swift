@@ -34,6 +34,9 @@ struct TemplateTests {
                 {{^request.json.admin}}not admin{{/request.json.admin}}
                 """, status: .created, headers: ["X-Templated": "yes"]),
         ])
+        let response = MockResponse.template("x", contentType: "application/json", status: .accepted)
+        #expect(response.status == 202)
+        #expect(response.headers["content-type"] == "application/json")
         let body = #"{"user":{"name":"Ada"},"count":3,"tags":["a","b"],"admin":false}"#
         let reply = try await mock.urlSession.reply(request(
             "https://example.com/echo/json?q=swift", method: "POST", body: Data(body.utf8),

@@ -71,6 +71,7 @@ public struct MockResponse: Sendable {
     /// (`.failure`, `.dynamic`, `.passthrough`) has no status of its own and reports `0`.
     public var status: HTTPStatus {
         if case .http(let http) = payload { return http.status }
+        if case .dynamic(let handler) = payload, let declared = handler.declared { return declared.status }
         return HTTPStatus(0)
     }
 
@@ -83,6 +84,7 @@ public struct MockResponse: Sendable {
     /// ```
     public var headers: HTTPHeaders {
         if case .http(let http) = payload { return http.effectiveHeaders }
+        if case .dynamic(let handler) = payload, let declared = handler.declared { return declared.headers }
         return HTTPHeaders()
     }
 
@@ -411,6 +413,8 @@ struct DynamicHandler: Sendable {
     let handler: @Sendable (MockRequest) async throws -> MockResponse
     /// For a template: the same handler reading a given instance's store (see `bound(to:)`).
     var bindStore: (@Sendable (MockStore) -> DynamicHandler)? = nil
+    /// For a template: the status and headers every answer has, known before it is rendered.
+    var declared: (status: HTTPStatus, headers: HTTPHeaders)? = nil
 }
 
 // MARK: - Description
