@@ -31,6 +31,8 @@ extension HTTPMock {
     ///   - body: What the request body must hold. See ``BodyMatcher``.
     ///   - predicate: Any other condition. Runs outside HTTPMock's lock, so it may call back
     ///     into the instance. Each registration with a predicate is its own route.
+    ///   - scenario: The scenario state the route needs (``ScenarioState``); while the scenario
+    ///     is in another state the route is not a candidate. `nil`: any state.
     ///   - responses: The responses to queue, in order.
     public func addResponses(
         forPath path: String,
@@ -41,12 +43,13 @@ extension HTTPMock {
         headers: [String: MatchValue]? = nil,
         body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
         let definition = RouteDefinition(
             path: path, host: host, method: method, query: query, matching: matching,
-            headers: headers, body: body, predicate: predicate, responses: responses,
+            headers: headers, body: body, predicate: predicate, scenario: scenario, responses: responses,
             location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         Registration.register([definition], on: registry, defaultDomain: defaultDomain)
     }
@@ -60,7 +63,7 @@ extension HTTPMock {
     /// }
     /// ```
     ///
-    /// Same rules as ``addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)``.
+    /// Same rules as ``addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)``.
     public func addResponses(
         forPath path: String,
         host: String? = nil,
@@ -70,59 +73,63 @@ extension HTTPMock {
         headers: [String: MatchValue]? = nil,
         body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
         addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
-                     headers: headers, body: body, where: predicate,
+                     headers: headers, body: body, where: predicate, when: scenario,
                      responses: responses(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
 // `query:` and `headers:` given as `[String: String]` values (variables, not only literals).
 extension HTTPMock {
-    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)`
     /// with the query from a `[String: String]` value.
     @_disfavoredOverload
     public func addResponses(
         forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
         query: [String: String], matching: QueryMatching = .exact, headers: [String: MatchValue]? = nil,
         body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
         addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
-                     headers: headers, body: body, where: predicate, responses: responses,
+                     headers: headers, body: body, where: predicate, when: scenario, responses: responses,
                      fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)`
     /// with the headers from a `[String: String]` value.
     @_disfavoredOverload
     public func addResponses(
         forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
         query: [String: MatchValue]? = nil, matching: QueryMatching = .exact, headers: [String: String],
         body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
         addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
-                     headers: headers.matchValues, body: body, where: predicate, responses: responses,
+                     headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses,
                      fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
-    /// `addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)`
+    /// `addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)`
     /// with the query and the headers from `[String: String]` values.
     @_disfavoredOverload
     public func addResponses(
         forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
         query: [String: String], matching: QueryMatching = .exact, headers: [String: String],
         body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
         addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
-                     headers: headers.matchValues, body: body, where: predicate, responses: responses,
+                     headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses,
                      fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -132,11 +139,12 @@ extension HTTPMock {
         forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
         query: [String: String], matching: QueryMatching = .exact, headers: [String: MatchValue]? = nil,
         body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
         addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
-                     headers: headers, body: body, where: predicate, responses: responses(),
+                     headers: headers, body: body, where: predicate, when: scenario, responses: responses(),
                      fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -146,11 +154,12 @@ extension HTTPMock {
         forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
         query: [String: MatchValue]? = nil, matching: QueryMatching = .exact, headers: [String: String],
         body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
         addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
-                     headers: headers.matchValues, body: body, where: predicate, responses: responses(),
+                     headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses(),
                      fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
@@ -160,11 +169,12 @@ extension HTTPMock {
         forPath path: String, host: String? = nil, method: HTTPMethod? = nil,
         query: [String: String], matching: QueryMatching = .exact, headers: [String: String],
         body: BodyMatcher? = nil, where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
         addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
-                     headers: headers.matchValues, body: body, where: predicate, responses: responses(),
+                     headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses(),
                      fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

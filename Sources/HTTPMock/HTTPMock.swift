@@ -265,7 +265,8 @@ public final class HTTPMock: Sendable {
 
     // MARK: - Clearing
 
-    /// Removes every registration, pending response and journal entry. Policies stay.
+    /// Removes every registration, pending response and journal entry, moves every scenario
+    /// back to ``ScenarioState/started`` and empties ``store``. Policies stay.
     public func clearQueues() {
         registry.clear()
     }

@@ -153,7 +153,7 @@ struct MockTreeTests {
     @Test("an unknown key")
     func unknownKey() async throws {
         let message = try await loadError(["users/GET/configuration.json": #"{"status": 404}"#])
-        #expect(message == #"loadMocks: <root>/users/GET/configuration.json: unknown key "status" (known keys: delay, headers, lifetime, response_file, status_code)"#)
+        #expect(message == #"loadMocks: <root>/users/GET/configuration.json: unknown key "status" (known keys: delay, headers, lifetime, new_state, required_state, response_file, scenario, status_code, template)"#)
     }
 
     /// Each case: the contents of `users/GET/configuration.json` and the message expected after

@@ -52,7 +52,7 @@ enum Flattening {
         if !responses.isEmpty {
             definitions.append(RouteDefinition(
                 path: fullPath, host: host, method: path.method, query: path.query, matching: path.matching,
-                headers: path.headers, body: path.body, predicate: path.predicate,
+                headers: path.headers, body: path.body, predicate: path.predicate, scenario: path.scenario,
                 responses: responses.map { $0.inheriting(own) }, location: path.location))
         }
         for child in children {
@@ -67,6 +67,6 @@ extension MockResponse {
         guard !inherited.isEmpty, case .http(var http) = payload else { return self }
         http.headers = inherited.merging(http.headers)
         http.preparedHeaderFields = nil
-        return MockResponse(payload: .http(http), lifetime: lifetime, delivery: delivery)
+        return replacingPayload(.http(http))
     }
 }

@@ -11,7 +11,7 @@
 /// Path("/users", method: .post) { MockResponse.empty(status: .created) }
 /// ```
 ///
-/// `method`, `query`, `matching`, `headers`, `body` and `where` belong to this path alone;
+/// `method`, `query`, `matching`, `headers`, `body`, `where` and `when` belong to this path alone;
 /// nested paths do not inherit them. The path may hold patterns: `*` (also inside a segment: `*.json`), `**`, `:name`.
 public struct Path: Sendable {
     let path: String
@@ -21,6 +21,7 @@ public struct Path: Sendable {
     let headers: [String: MatchValue]?
     let body: BodyMatcher?
     let predicate: (@Sendable (MockRequest) -> Bool)?
+    let scenario: ScenarioState?
     let components: [RouteComponent]
     let location: SourceLocation
 
@@ -34,6 +35,7 @@ public struct Path: Sendable {
     ///     presence). A `[String: String]` variable is accepted too.
     ///   - body: What the request body must hold. See ``BodyMatcher``.
     ///   - predicate: Any other condition on the request.
+    ///   - scenario: The scenario state this path's responses need (``ScenarioState``).
     ///   - content: Responses, `Headers` and nested `Path` blocks.
     public init(
         _ path: String,
@@ -43,6 +45,7 @@ public struct Path: Sendable {
         headers: [String: MatchValue]? = nil,
         body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
@@ -53,6 +56,7 @@ public struct Path: Sendable {
         self.headers = headers
         self.body = body
         self.predicate = predicate
+        self.scenario = scenario
         self.components = content()
         self.location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     }
@@ -61,46 +65,49 @@ public struct Path: Sendable {
 // `query:` and `headers:` given as `[String: String]` values (variables, not only literals),
 // and bstien/HTTPMock's `queryItems:`/`queryMatching:` labels.
 extension Path {
-    /// `init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)` with
+    /// `init(_:method:query:matching:headers:body:where:when:fileID:filePath:line:column:_:)` with
     /// the query from a `[String: String]` value.
     @_disfavoredOverload
     public init(
         _ path: String, method: HTTPMethod? = nil, query: [String: String], matching: QueryMatching = .exact,
         headers: [String: MatchValue]? = nil, body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
         self.init(path, method: method, query: query.matchValues, matching: matching, headers: headers, body: body,
-                  where: predicate, fileID: fileID, filePath: filePath, line: line, column: column, content)
+                  where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
-    /// `init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)` with
+    /// `init(_:method:query:matching:headers:body:where:when:fileID:filePath:line:column:_:)` with
     /// the headers from a `[String: String]` value.
     @_disfavoredOverload
     public init(
         _ path: String, method: HTTPMethod? = nil, query: [String: MatchValue]? = nil, matching: QueryMatching = .exact,
         headers: [String: String], body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
         self.init(path, method: method, query: query, matching: matching, headers: headers.matchValues, body: body,
-                  where: predicate, fileID: fileID, filePath: filePath, line: line, column: column, content)
+                  where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
-    /// `init(_:method:query:matching:headers:body:where:fileID:filePath:line:column:_:)` with
+    /// `init(_:method:query:matching:headers:body:where:when:fileID:filePath:line:column:_:)` with
     /// the query and the headers from `[String: String]` values.
     @_disfavoredOverload
     public init(
         _ path: String, method: HTTPMethod? = nil, query: [String: String], matching: QueryMatching = .exact,
         headers: [String: String], body: BodyMatcher? = nil,
         where predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        when scenario: ScenarioState? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
         self.init(path, method: method, query: query.matchValues, matching: matching, headers: headers.matchValues,
-                  body: body, where: predicate, fileID: fileID, filePath: filePath, line: line, column: column, content)
+                  body: body, where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
     /// bstien/HTTPMock's spelling.

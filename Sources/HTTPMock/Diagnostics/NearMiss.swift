@@ -23,7 +23,9 @@ enum NearMissAnalysis {
     static let maximumShown = 3
 
     /// The closest registrations to `request`, closest first (ties: earlier registration).
-    static func nearMisses(for request: MockRequest, routes: [Route], queues: [QueueState]) -> [NearMiss] {
+    /// `scenarios` holds the scenario states when the request was looked up (missing: started).
+    static func nearMisses(for request: MockRequest, routes: [Route], queues: [QueueState],
+                           scenarios: [String: String] = [:]) -> [NearMiss] {
         var json: JSONValue??
         let parsedJSON: () -> JSONValue? = {
             if let json { return json }
@@ -36,14 +38,14 @@ enum NearMissAnalysis {
         for (position, route) in routes.enumerated() {
             let queue = position < queues.count ? queues[position] : QueueState(pending: 0, served: 0)
             misses.append((analyze(route.key, queue: queue, request: request, segments: segments, json: parsedJSON,
-                                   location: route.location), route.order))
+                                   scenarios: scenarios, location: route.location), route.order))
         }
         misses.sort { $0.0.distance != $1.0.distance ? $0.0.distance < $1.0.distance : $0.1 < $1.1 }
         return misses.prefix(maximumShown).map(\.0)
     }
 
     private static func analyze(_ key: RouteKey, queue: QueueState, request: MockRequest, segments: [String],
-                                json: () -> JSONValue?, location: SourceLocation?) -> NearMiss {
+                                json: () -> JSONValue?, scenarios: [String: String], location: SourceLocation?) -> NearMiss {
         var distance = 0.0
         var reasons: [String] = []
 
@@ -75,6 +77,13 @@ enum NearMissAnalysis {
         if let body = key.body, !body.matches(request, json: json) {
             distance += 1
             reasons.append("body: expected \(body), got \(describeBody(request.body))")
+        }
+        if let required = key.scenario {
+            let current = scenarios[required.scenario] ?? ScenarioState.started
+            if current != required.state {
+                distance += 0.5
+                reasons.append("scenario: skipped for its scenario state: \"\(required.scenario)\" is \"\(current)\", this route needs \"\(required.state)\"")
+            }
         }
         // A predicate runs only when everything else matches: it is user code and may have effects.
         if reasons.isEmpty, let predicate = key.predicate, !predicate.test(request) {

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// One object or a non-empty array of objects with the keys `status_code` (100–599, default
 /// 200), `headers` (an object of strings), `response_file` (a file name), `delay` (seconds ≥ 0)
-/// and `lifetime` (`"single"`, `"eternal"` or a count ≥ 1). Every key is checked; a mistake
+/// and `lifetime` (`"single"`, `"eternal"` or a count ≥ 1), `scenario`, `required_state` and
+/// `new_state` (non-empty strings; the last two need `scenario`) and `template` (a boolean;
+/// needs `response_file`). Every key is checked; a mistake
 /// names the file, the array entry, the key and what was received:
 /// `…/configuration.json, entry [1]: status_code must be a number from 100 to 599, got the string "200"`.
 struct MockConfiguration: Sendable {
@@ -16,10 +18,18 @@ struct MockConfiguration: Sendable {
         var responseFile: String?
         var delay: TimeInterval = 0
         var lifetime = Lifetime.single
+        /// The scenario `required_state` and `new_state` refer to.
+        var scenario: String?
+        /// The state the scenario must be in for this entry's route.
+        var requiredState: String?
+        /// The state serving this entry moves the scenario to.
+        var newState: String?
+        /// Whether the response file is a Mustache template.
+        var isTemplate = false
     }
 
     static let fileName = "configuration.json"
-    static let knownKeys = ["delay", "headers", "lifetime", "response_file", "status_code"]
+    static let knownKeys = ["delay", "headers", "lifetime", "new_state", "required_state", "response_file", "scenario", "status_code", "template"]
     /// The largest `lifetime` count: large enough for any test, small enough for an `Int`
     /// converted from a JSON number (a `Double`) to be exact.
     static let maximumCount = 999_999_999
@@ -104,6 +114,25 @@ struct MockConfiguration: Sendable {
                 entry.lifetime = .multiple(count)
             } else {
                 throw invalid("lifetime", "\"single\", \"eternal\" or a count from 1 to \(maximumCount)", value)
+            }
+        }
+        for (key, path) in [("scenario", \Entry.scenario), ("required_state", \Entry.requiredState), ("new_state", \Entry.newState)] {
+            guard let value = object[key] else { continue }
+            guard let text = value as? String, !text.isEmpty else {
+                throw invalid(key, "a non-empty string", value)
+            }
+            entry[keyPath: path] = text
+        }
+        if entry.scenario == nil, let key = ["required_state", "new_state"].first(where: { object[$0] != nil }) {
+            throw HTTPMockError(.mockTree, "loadMocks: \(place): \(key) needs a \"scenario\" naming the scenario it belongs to")
+        }
+        if let value = object["template"] {
+            guard let flag = value as? NSNumber, isBoolean(flag) else {
+                throw invalid("template", "true or false", value)
+            }
+            entry.isTemplate = flag.boolValue
+            if entry.isTemplate, entry.responseFile == nil {
+                throw HTTPMockError(.mockTree, "loadMocks: \(place): \"template\": true needs a response_file holding the template")
             }
         }
         return entry

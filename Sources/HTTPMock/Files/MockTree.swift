@@ -61,7 +61,7 @@ enum MockTree {
             if let nested = firstConfiguration(below: folder) {
                 throw HTTPMockError(.mockTree, "loadMocks: \(nested) is inside the method folder \(folder.path) (it holds a configuration.json), where it would be ignored: folders in a method folder hold response files, not routes. Move it out of \(folder.path), or rename \(folder.path)/configuration.json if that folder is a path segment.")
             }
-            definitions.append(try definition(from: configuration, method: HTTPMethod(folder.name), segments: segments, root: root, host: host))
+            definitions += try routeDefinitions(from: configuration, method: HTTPMethod(folder.name), segments: segments, root: root, host: host)
         } else if isMethodName, folder.folders.isEmpty {
             throw HTTPMockError(.mockTree, "loadMocks: the method folder \(folder.path) has no configuration.json")
         } else {
@@ -80,7 +80,9 @@ enum MockTree {
         return nil
     }
 
-    private static func definition(from configuration: String, method: HTTPMethod, segments: [String], root: String, host: String?) throws(HTTPMockError) -> RouteDefinition {
+    /// One route per scenario condition: entries that name different `required_state` values
+    /// (or scenarios) become separate routes, in the order they first appear.
+    private static func routeDefinitions(from configuration: String, method: HTTPMethod, segments: [String], root: String, host: String?) throws(HTTPMockError) -> [RouteDefinition] {
         // Reading a FIFO would block for ever; anything but a regular file is a mistake.
         var fileStatus = stat()
         guard stat(configuration, &fileStatus) == 0, (fileStatus.st_mode & S_IFMT) == S_IFREG else {
@@ -94,16 +96,27 @@ enum MockTree {
         }
         let entries = try MockConfiguration(data, file: configuration).entries
         let folder = URL(fileURLWithPath: configuration).deletingLastPathComponent()
-        var responses: [MockResponse] = []
+        var groups: [(condition: ScenarioState?, responses: [MockResponse])] = []
         for (index, entry) in entries.enumerated() {
             let place = entries.count > 1 ? "\(configuration), entry [\(index)]" : configuration
-            responses.append(try response(from: entry, place: place, folder: folder, configuration: configuration))
+            var served = try response(from: entry, place: place, folder: folder, configuration: configuration)
+            if let scenario = entry.scenario, let newState = entry.newState {
+                served = served.transitioning(scenario, to: newState)
+            }
+            let condition = entry.scenario.flatMap { scenario in entry.requiredState.map { ScenarioState(scenario, $0) } }
+            if let group = groups.firstIndex(where: { $0.condition == condition }) {
+                groups[group].responses.append(served)
+            } else {
+                groups.append((condition, [served]))
+            }
         }
         let relative = String(configuration.dropFirst(root.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        return RouteDefinition(
-            path: RoutePath.join(segments), host: host ?? "**", method: method, query: nil, matching: .exact,
-            headers: nil, body: nil, predicate: nil, responses: responses,
-            location: SourceLocation(fileID: relative, filePath: configuration, line: 1, column: 1))
+        return groups.map { group in
+            RouteDefinition(
+                path: RoutePath.join(segments), host: host ?? "**", method: method, query: nil, matching: .exact,
+                headers: nil, body: nil, predicate: nil, scenario: group.condition, responses: group.responses,
+                location: SourceLocation(fileID: relative, filePath: configuration, line: 1, column: 1))
+        }
     }
 
     private static func response(from entry: MockConfiguration.Entry, place: String, folder: URL, configuration: String) throws(HTTPMockError) -> MockResponse {
@@ -123,6 +136,22 @@ enum MockTree {
         }
         guard (fileStatus.st_mode & S_IFMT) == S_IFREG else {
             throw HTTPMockError(.mockTree, "loadMocks: \(place): response_file \"\(name)\" is not a regular file (\(file.path) is a folder, a FIFO or a device)")
+        }
+        if entry.isTemplate {
+            // Read and checked now: a malformed template fails the whole load, with its position.
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw HTTPMockError(.mockTree, "loadMocks: \(place): cannot read the template \(file.path)")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw HTTPMockError(.mockTree, "loadMocks: \(place): the template \(file.path) is not UTF-8 text")
+            }
+            let contentType = headers["Content-Type"] ?? ContentType.forPathExtension(file.pathExtension)
+            let template = MockResponse.template(text, contentType: contentType, status: status, headers: headers,
+                                                 lifetime: entry.lifetime, delivery: delivery)
+            if case .invalid(let message, _) = template.payload {
+                throw HTTPMockError(.mockTree, "loadMocks: \(place): response_file \"\(name)\": \(message)")
+            }
+            return template
         }
         return .file(url: file, status: status, headers: headers, lifetime: entry.lifetime, delivery: delivery,
                      fileID: MockConfiguration.fileName, filePath: configuration, line: 1, column: 1)

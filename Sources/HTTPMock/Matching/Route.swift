@@ -9,15 +9,18 @@ struct RouteKey: Hashable, Sendable {
     var headers: HeaderRequirement?
     var body: BodyMatcher?
     var predicate: RequestPredicate?
+    /// The scenario state the route needs; checked under the registry's lock, with the pop.
+    var scenario: ScenarioState?
 
     /// Whether host and path are both literal: such routes live in the exact index.
     var isExact: Bool { host.isLiteral && path.isLiteral }
 
     /// How many request constraints besides host and path the route has (a named port, a
-    /// method, a query, headers, a body matcher, a predicate).
+    /// method, a query, headers, a body matcher, a predicate, a scenario state).
     var constraintCount: Int {
         (host.port == nil ? 0 : 1) + (method == nil ? 0 : 1) + (query == nil ? 0 : 1)
             + (headers == nil ? 0 : 1) + (body == nil ? 0 : 1) + (predicate == nil ? 0 : 1)
+            + (scenario == nil ? 0 : 1)
     }
 
     var specificity: Specificity {
@@ -47,6 +50,7 @@ extension RouteKey: CustomStringConvertible {
         if let headers { text += " [headers: \(headers)]" }
         if let body { text += " [body: \(body)]" }
         if predicate != nil { text += " [where]" }
+        if let scenario { text += " [when \(scenario)]" }
         return text
     }
 }

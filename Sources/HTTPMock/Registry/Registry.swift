@@ -81,6 +81,12 @@ final class Registry: Sendable {
         /// `verify()` has already reported, so nothing is reported twice.
         var reportedMissIDs: Set<Int> = []
         var reportedPendingRoutes: Set<Int> = []
+        /// Scenario name → state; a scenario not listed is in `ScenarioState.started`.
+        var scenarios: [String: String] = [:]
+
+        func scenarioState(of scenario: String) -> String {
+            scenarios[scenario] ?? ScenarioState.started
+        }
 
         mutating func appendJournal(_ request: MockRequest, isMatched: Bool, route: String?,
                                     outcome: (statusCode: Int?, error: (any Error)?), date: Date) -> RecordedRequest {
@@ -125,6 +131,9 @@ final class Registry: Sendable {
 
     let state = Locked(State())
 
+    /// The key–value store of handlers and templates (`HTTPMock.store`).
+    let store = MockStore()
+
     /// The session `.passthrough` requests are sent with; `nil` means ``defaultPassthroughSession``.
     private let customPassthroughSession: URLSession?
 
@@ -167,6 +176,19 @@ final class Registry: Sendable {
     @discardableResult
     func register(_ key: RouteKey, responses: [MockResponse], location: SourceLocation? = nil) -> Bool {
         register([Addition(key: key, responses: responses, location: location)])[0]
+    }
+
+    /// Registers `key` with `responses` unless it is already registered, in one critical section.
+    /// - Returns: whether it registered.
+    func registerNew(_ key: RouteKey, responses: [MockResponse], location: SourceLocation?) -> Bool {
+        state.withLock { state in
+            guard state.routes.positionsByKey[key] == nil else { return false }
+            state.routes.append(Route(key: key, specificity: key.specificity, order: state.nextOrder, location: location))
+            state.queues.append(ResponseQueue())
+            state.nextOrder += 1
+            for response in responses { state.queues[state.queues.count - 1].append(response) }
+            return true
+        }
     }
 
     /// Registers a whole batch (a mock tree, a DSL block, one `addResponses` list) in one
@@ -214,16 +236,20 @@ final class Registry: Sendable {
         let snapshot = state.withLock { $0.routes }
         let matching = Self.matchingRoutes(for: request, in: snapshot)
         var compacted: [MockResponse] = []  // released after the lock
-        let (decided, queues): (Resolution, [NearMissAnalysis.QueueState]) = state.withLock { state in
+        let (decided, queues, scenarios): (Resolution, [NearMissAnalysis.QueueState], [String: String]) = state.withLock { state in
             for (position, parameters) in matching {
                 let route = snapshot.routes[position]
+                // The scenario check, the pop and the transition share this critical section:
+                // two concurrent requests cannot both see the state before a transition.
+                if let required = route.key.scenario, state.scenarioState(of: required.scenario) != required.state { continue }
                 guard let current = state.routes.positionsByOrder[route.order],
                       let response = state.queues[current].pop(compacted: &compacted) else { continue }
+                if let transition = response.transition { state.scenarios[transition.scenario] = transition.state }
                 var served = request
                 served.pathParameters = parameters
                 let entry = state.appendJournal(served, isMatched: true, route: route.name, outcome: response.outcome, date: date)
                 return (Resolution(answer: .matched(route: route.name, response: response), request: served,
-                                   settings: state.settings, journalID: entry.id), [])
+                                   settings: state.settings, journalID: entry.id), [], [:])
             }
             let policy = state.settings.value.unmockedPolicy
             var entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
@@ -233,13 +259,14 @@ final class Registry: Sendable {
             }
             if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
             let queues = snapshot.routes.map { state.queueState(of: $0) }
-            return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id), queues)
+            return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id),
+                    queues, state.scenarios)
         }
         compacted = []
         var resolution = decided
         if case .unmatched = resolution.answer {
             // Outside the lock: the analysis reads every route and may run user predicates.
-            let misses = NearMissAnalysis.nearMisses(for: request, routes: snapshot.routes, queues: queues)
+            let misses = NearMissAnalysis.nearMisses(for: request, routes: snapshot.routes, queues: queues, scenarios: scenarios)
             let report = NearMissAnalysis.report(for: request, nearMisses: misses)
             resolution.nearMissReport = report
             updateJournal(resolution.journalID) { $0.nearMissReport = report }
@@ -385,9 +412,19 @@ final class Registry: Sendable {
             state.unreportedMisses = []
             state.reportedMissIDs = []
             state.reportedPendingRoutes = []
+            state.scenarios = [:]
             return released
         }
+        store.removeAll()
         withExtendedLifetime(released) {}
+    }
+
+    func scenarioState(of scenario: String) -> String {
+        state.withLock { $0.scenarioState(of: scenario) }
+    }
+
+    func resetScenarios() {
+        state.withLock { $0.scenarios = [:] }
     }
 
     /// Removes the routes registered for `host` and the journal entries of requests to it: any

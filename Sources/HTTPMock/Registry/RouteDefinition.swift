@@ -11,6 +11,8 @@ struct RouteDefinition: Sendable {
     var headers: [String: QueryValue]?
     var body: BodyMatcher?
     var predicate: (@Sendable (MockRequest) -> Bool)?
+    /// The scenario state the route needs (`when:`).
+    var scenario: ScenarioState? = nil
     var responses: [MockResponse]
     /// The registration call site.
     var location: SourceLocation
@@ -41,7 +43,8 @@ enum Registration {
         if !hasErrors {
             // One critical section for the whole batch: a concurrent request sees all or none.
             let wasEternal = registry.register(keyed.map { key, definition in
-                Registry.Addition(key: key, responses: definition.responses.map { $0.prepared() }, location: definition.location)
+                Registry.Addition(key: key, responses: definition.responses.map { $0.prepared().bound(to: registry.store) },
+                              location: definition.location)
             })
             for ((key, definition), wasEternal) in zip(keyed, wasEternal) {
                 if wasEternal {
@@ -78,7 +81,8 @@ enum Registration {
             throw HTTPMockError(.mockTree, "loadMocks: nothing was registered:\n" + errors.joined(separator: "\n"))
         }
         registry.register(keyed.map { key, definition in
-            Registry.Addition(key: key, responses: definition.responses.map { $0.prepared() }, location: definition.location)
+            Registry.Addition(key: key, responses: definition.responses.map { $0.prepared().bound(to: registry.store) },
+                              location: definition.location)
         })
         for warning in warnings {
             Reporter.warn(warning.message, at: warning.location)
@@ -129,6 +133,10 @@ enum Registration {
         if case .invalid(let message, let location)? = definition.body?.rule {
             fail("\(message) (\(routeName))", at: location)
         }
+        if let scenario = definition.scenario {
+            if scenario.scenario.isEmpty { fail("\(routeName): when: ScenarioState has an empty scenario name") }
+            if scenario.state.isEmpty { fail("\(routeName): when: ScenarioState(\"\(scenario.scenario)\", \"\") has an empty state") }
+        }
         if definition.responses.isEmpty {
             warning("\(routeName): no responses were given, so no route was registered")
         }
@@ -147,6 +155,9 @@ enum Registration {
             if let problem = response.delivery.problem {
                 fail("\(position): \(problem)")
             }
+            if let transition = response.transition, transition.scenario.isEmpty || transition.state.isEmpty {
+                fail("\(position): transitioning(\"\(transition.scenario)\", to: \"\(transition.state)\") needs a non-empty scenario name and state")
+            }
             if response.lifetime == .eternal, index < definition.responses.count - 1 {
                 warning("\(position) is .eternal, so the \(definition.responses.count - 1 - index) response(s) after it are never served")
             }
@@ -158,7 +169,8 @@ enum Registration {
             query: definition.query.map { QueryRequirement(values: $0, matching: definition.matching) },
             headers: definition.headers.map(HeaderRequirement.init),
             body: definition.body,
-            predicate: definition.predicate.map(RequestPredicate.init))
+            predicate: definition.predicate.map(RequestPredicate.init),
+            scenario: definition.scenario)
         return (key, problems)
     }
 }

@@ -64,7 +64,7 @@ extension MockResponse {
     func withDefaultContentType(_ contentType: String?) -> MockResponse {
         guard let contentType, case .http(var http) = payload else { return self }
         http.defaultContentType = contentType
-        return MockResponse(payload: .http(http), lifetime: lifetime, delivery: delivery)
+        return replacingPayload(.http(http))
     }
 }
 

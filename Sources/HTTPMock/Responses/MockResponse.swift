@@ -3,7 +3,7 @@ import Foundation
 /// One answer to one request: an HTTP response with a body, or a transport failure.
 ///
 /// Build responses with the factories (`.encodable`, `.json`, `.plaintext`, `.data`, `.empty`,
-/// `.file`, `.failure`, …) and queue them with ``HTTPMock/addResponses(forPath:host:method:query:matching:headers:body:where:responses:fileID:filePath:line:column:)``.
+/// `.file`, `.failure`, …) and queue them with ``HTTPMock/addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)``.
 /// Every factory takes, after its value, `status:`, `headers:`, `lifetime:` and `delivery:`.
 ///
 /// ```swift
@@ -64,10 +64,14 @@ public struct MockResponse: Sendable {
     /// When and how fast it is delivered. See ``Delivery``.
     public var delivery: Delivery
 
+    /// The scenario move serving this response makes (``transitioning(_:to:)``).
+    var transition: ScenarioTransition?
+
     /// The HTTP status this response answers with. A response that is not an HTTP answer
     /// (`.failure`, `.dynamic`, `.passthrough`) has no status of its own and reports `0`.
     public var status: HTTPStatus {
         if case .http(let http) = payload { return http.status }
+        if case .dynamic(let handler) = payload, let declared = handler.declared { return declared.status }
         return HTTPStatus(0)
     }
 
@@ -80,6 +84,7 @@ public struct MockResponse: Sendable {
     /// ```
     public var headers: HTTPHeaders {
         if case .http(let http) = payload { return http.effectiveHeaders }
+        if case .dynamic(let handler) = payload, let declared = handler.declared { return declared.headers }
         return HTTPHeaders()
     }
 
@@ -87,6 +92,13 @@ public struct MockResponse: Sendable {
         self.payload = payload
         self.lifetime = lifetime
         self.delivery = delivery
+    }
+
+    /// `self` with another payload, keeping lifetime, delivery and scenario transition.
+    func replacingPayload(_ payload: Payload) -> MockResponse {
+        var copy = MockResponse(payload: payload, lifetime: lifetime, delivery: delivery)
+        copy.transition = transition
+        return copy
     }
 
     static func http(
@@ -112,7 +124,7 @@ public struct MockResponse: Sendable {
             headers["Content-Length"] = String(size)
         }
         http.preparedHeaderFields = headers.dictionary
-        return MockResponse(payload: .http(http), lifetime: lifetime, delivery: delivery)
+        return replacingPayload(.http(http))
     }
 
     static func invalid(
@@ -399,6 +411,10 @@ extension MockResponse {
 /// in lock-protected state is re-wrapped in a thunk on every read (SPEC §10).
 struct DynamicHandler: Sendable {
     let handler: @Sendable (MockRequest) async throws -> MockResponse
+    /// For a template: the same handler reading a given instance's store (see `bound(to:)`).
+    var bindStore: (@Sendable (MockStore) -> DynamicHandler)? = nil
+    /// For a template: the status and headers every answer has, known before it is rendered.
+    var declared: (status: HTTPStatus, headers: HTTPHeaders)? = nil
 }
 
 // MARK: - Description

@@ -1,0 +1,92 @@
+import Foundation
+
+extension HTTPMock {
+    /// Serves the files of `directory` below the path `path`, like a static web server:
+    /// `GET /static/a/b.png` answers with `directory/a/b.png`.
+    ///
+    /// ```swift
+    /// try mock.serveFiles(from: fixturesURL.appendingPathComponent("public"), at: "/static")
+    /// let (data, _) = try await mock.urlSession.data(from: URL(string: "https://example.com/static/img/logo.png")!)
+    /// ```
+    ///
+    /// Files are looked up when each request arrives (a file added later is served), streamed
+    /// like ``MockResponse/file(url:status:headers:lifetime:delivery:fileID:filePath:line:column:)``
+    /// bodies, with the `Content-Type` of their extension. A path with no file (or a folder)
+    /// gets `404`. A path that would leave the directory — a `..` or `.` segment, encoded or
+    /// not, an encoded `/`, a symbolic link to something outside — gets `403` and never a file
+    /// outside `directory`. It is one route, `GET <host><path>/**`, answering any number of
+    /// requests: the journal records it, a more specific route registered for a path below
+    /// wins, and near-miss reports list it like any other.
+    ///
+    /// - Parameters:
+    ///   - directory: The directory to serve.
+    ///   - path: The path prefix (literal, no patterns); `/` serves the directory at the root.
+    ///   - host: The host; `nil` means ``defaultDomain``, `"**"` any host.
+    /// - Throws: ``HTTPMockError`` (`.invalidRegistration`) if `directory` is not a readable
+    ///   directory, `path` is not a literal path or files are already served at `path` on
+    ///   `host`; nothing is registered then.
+    public func serveFiles(
+        from directory: URL, at path: String = "/", host: String? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws {
+        try serveFiles(from: [directory], at: path, host: host, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// Serves several directories at one path: the first that holds the requested file answers
+    /// (like a repeated `--file-dir`).
+    ///
+    /// ```swift
+    /// try mock.serveFiles(from: [overrides, defaults], at: "/static")
+    /// ```
+    ///
+    /// Otherwise as the single-directory `serveFiles(from:at:host:)`;
+    /// a path that leaves any of the directories gets `403`.
+    ///
+    /// - Parameters:
+    ///   - directories: The directories, searched in order; at least one.
+    ///   - path: The path prefix (literal, no patterns).
+    ///   - host: The host; `nil` means ``defaultDomain``, `"**"` any host.
+    /// - Throws: ``HTTPMockError`` (`.invalidRegistration`), registering nothing.
+    public func serveFiles(
+        from directories: [URL], at path: String = "/", host: String? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard !directories.isEmpty else {
+            throw HTTPMockError(.invalidRegistration, "serveFiles: no directory was given")
+        }
+        var roots: [String] = []
+        for directory in directories {
+            guard directory.isFileURL else {
+                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.absoluteString) is not a file URL")
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                  let root = StaticFileRoot.realPath(directory.path) else {
+                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not a directory")
+            }
+            guard FileManager.default.isReadableFile(atPath: root) else {
+                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not readable")
+            }
+            roots.append(root == "/" ? "" : root)
+        }
+        let prefix = RoutePath.rawSegments(path)
+        if let pattern = try? PathPattern.parse(path), !pattern.isLiteral {
+            throw HTTPMockError(.invalidRegistration, "serveFiles: at: \"\(path)\" must be a literal path (no *, ** or :name)")
+        }
+        let files = StaticFileRoot(roots: roots, prefixCount: prefix.count)
+        let response = MockResponse.dynamic(lifetime: .eternal) { request in files.response(for: request) }
+        let definition = RouteDefinition(
+            path: RoutePath.join(prefix + ["**"]), host: host, method: .get, query: nil, matching: .exact,
+            headers: nil, body: nil, predicate: nil, responses: [response], location: location)
+        let (key, problems) = Registration.validate(definition, defaultDomain: defaultDomain)
+        guard let key else {
+            let errors = problems.filter { $0.severity == .error }.map(\.message)
+            throw HTTPMockError(.invalidRegistration, "serveFiles: " + errors.joined(separator: "; "))
+        }
+        // Registered again, the route would queue this behind the first (eternal) one, unreachable.
+        guard registry.registerNew(key, responses: [response], location: location) else {
+            throw HTTPMockError(.invalidRegistration, "serveFiles: \(key) is already registered; pass every directory in one call: serveFiles(from: [first, second], at: \"\(path)\")")
+        }
+    }
+}
