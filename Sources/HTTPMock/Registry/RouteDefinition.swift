@@ -54,7 +54,8 @@ enum Registration {
 
     /// Validates every definition and registers them all, or throws (registering none) with
     /// every error in one message. Warnings are reported, not thrown.
-    static func registerOrThrow(_ definitions: [RouteDefinition], on registry: Registry, defaultDomain: String) throws(HTTPMockError) {
+    static func registerOrThrow(_ definitions: [RouteDefinition], on registry: Registry, defaultDomain: String,
+                                code: HTTPMockError.Code = .mockTree, operation: String = "loadMocks") throws(HTTPMockError) {
         var keyed: [(RouteKey, RouteDefinition)] = []
         var errors: [String] = []
         var warnings: [Problem] = []
@@ -70,7 +71,7 @@ enum Registration {
             if let key { keyed.append((key, definition)) }
         }
         guard errors.isEmpty else {
-            throw HTTPMockError(.mockTree, "loadMocks: nothing was registered:\n" + errors.joined(separator: "\n"))
+            throw HTTPMockError(code, "\(operation): nothing was registered:\n" + errors.joined(separator: "\n"))
         }
         for (key, definition) in keyed {
             registry.register(key, responses: definition.responses.map { $0.prepared() }, location: definition.location)

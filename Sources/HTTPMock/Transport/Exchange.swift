@@ -195,6 +195,8 @@ final class Exchange: @unchecked Sendable {
             return
         }
         recordOutcomeIfPending(statusCode: http.status.code)
+        registry.recordServed(journalID: state.withLock { $0.journalID }, ServedResponse(
+            statusCode: http.status.code, headerFields: headerFields, body: sendsBody ? http.body : .none, date: Date()))
         guard sendsBody, body.size > 0 else {
             send { client, urlProtocol in
                 client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)

@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns archive entries into route definitions: one route per distinct request, its recorded
+/// responses queued in order, the last `.eternal`.
+enum HARRoutes {
+    /// Headers that describe the recorded transfer, not the body HTTPMock serves.
+    static let transferHeaders: Set<String> = ["content-encoding", "content-length", "transfer-encoding"]
+
+    static func definitions(
+        for entries: [HAREntry], file: String, timing: HARTiming, matching: HARMatching = [], redaction: Redaction = []
+    ) -> [RouteDefinition] {
+        var definitions: [RouteDefinition] = []
+        var positions: [String: Int] = [:]
+        let ignoredQuery = matching.ignoredQueryItems.union(redaction.queryItemNames)
+        let matchedHeaders = matching.headerNames
+        for (index, entry) in entries.enumerated() {
+            let location = SourceLocation(fileID: file, filePath: "\(file): log.entries[\(index)]", line: index + 1, column: 1)
+            // The reader accepted only absolute http(s) URLs with a host.
+            let components = URLComponents(string: entry.request.url) ?? URLComponents()
+            var host = "**"
+            if !matching.ignoresHost {
+                let name = components.percentEncodedHost ?? ""
+                host = components.port.map { "\(name):\($0)" } ?? name
+            }
+            let path = escapedPath(components.percentEncodedPath)
+            var query: [String: QueryValue] = [:]
+            var values: [String: [String]] = [:]
+            var keys: [String] = []
+            for item in MockRequest.queryItems(components.percentEncodedQuery) {
+                if values[item.name] == nil { keys.append(item.name) }
+                values[item.name, default: []].append(item.value ?? "")
+            }
+            for key in keys {
+                let recorded = values[key] ?? []
+                query[key] = ignoredQuery.contains(key) || recorded.contains(HARPlaceholder.redacted) ? .any : QueryValue(recorded)
+            }
+            var headers: [String: QueryValue]?
+            if !matchedHeaders.isEmpty {
+                var required: [String: QueryValue] = [:]
+                for name in matchedHeaders {
+                    guard let value = HARHeader.value(name, in: entry.request.headers) else { continue }
+                    required[name] = value == HARPlaceholder.redacted ? .any : QueryValue(value)
+                }
+                headers = required
+            }
+            var body: BodyMatcher?
+            if matching.matchesBody {
+                body = .equals(String(decoding: entry.request.body ?? Data(), as: UTF8.self))
+            }
+            let method = HTTPMethod(entry.request.method)
+            var identity = "\(method.rawValue) \(host.lowercased()) \(path) ?\(keys.sorted().map { "\($0)=\(query[$0]!)" }.joined(separator: "&"))"
+            if let headers { identity += " H:\(headers.sorted { $0.key.lowercased() < $1.key.lowercased() })" }
+            if let body { identity += " B:\(body)" }
+
+            let response = Self.response(for: entry, timing: timing)
+            if let position = positions[identity] {
+                definitions[position].responses.append(response)
+            } else {
+                positions[identity] = definitions.count
+                definitions.append(RouteDefinition(
+                    path: path, host: host, method: method, query: query, matching: .exact, headers: headers, body: body,
+                    predicate: nil, responses: [response], location: location))
+            }
+        }
+        for position in definitions.indices {
+            let last = definitions[position].responses.count - 1
+            definitions[position].responses[last].lifetime = .eternal
+        }
+        return definitions
+    }
+
+    /// The path as a route pattern that matches only itself: pattern characters are escaped.
+    static func escapedPath(_ path: String) -> String {
+        guard path.contains("*") || path.contains(":") else { return path.isEmpty ? "/" : path }
+        return path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            var segment = segment.replacingOccurrences(of: "*", with: "%2A")
+            if segment.hasPrefix(":") { segment = "%3A" + segment.dropFirst() }
+            return segment
+        }.joined(separator: "/")
+    }
+
+    static func response(for entry: HAREntry, timing: HARTiming) -> MockResponse {
+        let delivery: Delivery = timing == .recorded && entry.time > 0 ? .delayed(entry.time / 1000) : .instant
+        guard entry.response.status != 0 else {
+            let reason = entry.response.error.map { ": \($0)" } ?? ""
+            return .failure(URLError(.networkConnectionLost, userInfo: [
+                NSLocalizedDescriptionKey: "The archived request \(entry.request.method) \(entry.request.url) got no response\(reason)",
+            ]), lifetime: .single, delivery: delivery)
+        }
+        var headers = HTTPHeaders()
+        for header in entry.response.headers where !transferHeaders.contains(header.name.lowercased()) {
+            // A repeated field (several `Set-Cookie`) is one value joined with ", " on this platform.
+            if let existing = headers[header.name] {
+                headers[header.name] = existing + ", " + header.value
+            } else {
+                headers[header.name] = header.value
+            }
+        }
+        let status = HTTPStatus(entry.response.status)
+        let body: MockResponse.Body = status.forbidsBody || entry.response.body.isEmpty ? .none : .data(entry.response.body)
+        return .http(status: status, headers: headers, body: body,
+                     defaultContentType: entry.response.mimeType.isEmpty ? nil : entry.response.mimeType,
+                     lifetime: .single, delivery: delivery)
+    }
+}
