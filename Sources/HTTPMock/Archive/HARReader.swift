@@ -15,9 +15,11 @@ enum HARReader {
     }
 
     static func entries(in data: Data, file: String) throws(HTTPMockError) -> [HAREntry] {
+        // HAR 1.2: readers accept and ignore a UTF-8 byte order mark.
+        let json = data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
         let root: Any
         do {
-            root = try JSONSerialization.jsonObject(with: data, options: [])
+            root = try JSONSerialization.jsonObject(with: json, options: [])
         } catch {
             throw HTTPMockError(.har, "\(file): not valid JSON: \(describe(jsonError: error))")
         }
