@@ -139,7 +139,7 @@ struct HARLoadTests {
         #expect(error.message.hasPrefix("/nonexistent/x.har: the archive could not be read"))
     }
 
-    @Test("a 10,000-entry archive loads in well under the bound (< 1 s in release builds)")
+    @Test("a 10,000-entry archive loads within the bound (1 s in release builds)")
     func largeArchive() async throws {
         let directory = try Fixtures.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -154,7 +154,14 @@ struct HARLoadTests {
         let mock = HTTPMock()
         let clock = ContinuousClock()
         let elapsed = try clock.measure { try mock.loadHAR(from: file) }
-        #expect(elapsed < .seconds(5), "loading 10,000 entries took \(elapsed)")
+        // The contract (< 1 s) is for optimised builds; an unoptimised test build on a shared
+        // machine takes several times longer, so the bound there only catches a blow-up.
+        #if DEBUG
+        let bound = Duration.seconds(20)
+        #else
+        let bound = Duration.seconds(1)
+        #endif
+        #expect(elapsed < bound, "loading 10,000 entries took \(elapsed)")
         #expect(try await mock.urlSession.reply("https://api.example.com/items/2499?page=3").text == #"{"id":9999}"#)
         FileHandle.standardError.write(Data("HARLoadTests.largeArchive: 10,000 entries loaded in \(elapsed)\n".utf8))
     }

@@ -11,7 +11,7 @@ struct HAREntry: Sendable {
     var response: HARResponse
 }
 
-struct HARHeader: Sendable, Equatable {
+struct HARHeader: Sendable, Equatable, Decodable {
     var name: String
     var value: String
 }

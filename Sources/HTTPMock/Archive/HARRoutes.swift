@@ -19,17 +19,16 @@ enum HARRoutes {
         for (index, entry) in entries.enumerated() {
             let location = SourceLocation(fileID: file, filePath: "\(file): log.entries[\(index)]", line: index + 1, column: 1)
             // The reader accepted only absolute http(s) URLs with a host.
-            let components = URLComponents(string: entry.request.url) ?? URLComponents()
+            guard let components = HARURL(entry.request.url) else { continue }
             var host = "**"
             if !matching.ignoresHost {
-                let name = components.percentEncodedHost ?? ""
-                host = components.port.map { "\(name):\($0)" } ?? name
+                host = components.port.map { "\(components.host):\($0)" } ?? components.host
             }
-            let path = escapedPath(components.percentEncodedPath)
+            let path = escapedPath(components.path)
             var query: [String: QueryValue] = [:]
             var values: [String: [String]] = [:]
             var keys: [String] = []
-            for item in MockRequest.queryItems(components.percentEncodedQuery) {
+            for item in MockRequest.queryItems(components.query) {
                 if values[item.name] == nil { keys.append(item.name) }
                 values[item.name, default: []].append(item.value ?? "")
             }
