@@ -204,6 +204,51 @@ struct HARReplayTests {
         await #expect(throws: URLError.self) { try await replay.urlSession.reply("https://api.example.com/down") }
     }
 
+    @Test("matching: ignored query items, the body and chosen headers pick the archived entry; by default identical requests queue")
+    func matchingOptions() async throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/HAR")
+        let searchB = request("https://api.example.com/search", method: "POST", body: Data(#"{"q":"b"}"#.utf8))
+        let searchA = request("https://api.example.com/search", method: "POST", body: Data(#"{"q":"a"}"#.utf8))
+        try await withRecordMode(nil) {
+            try await withHTTPMock(replaying: "matching", in: fixtures,
+                                   matching: [.ignoringQueryItems(["ts"]), .body, .headers(["Accept-Language"])]) { mock in
+                let feed = try await mock.urlSession.reply("https://api.example.com/feed?since=100&ts=1800000000")
+                #expect(feed.text == "feed")
+                // Asked in the other order than recorded: the body decides, not the queue.
+                let b = try await mock.urlSession.replyViaCompletionHandler(searchB)
+                #expect(b.text == "B")
+                let a = try await mock.urlSession.reply(searchA)
+                #expect(a.text == "A")
+                let french = try await mock.urlSession.reply(request("https://api.example.com/me", headers: ["Accept-Language": "fr"]))
+                #expect(french.text == "bonjour")
+                let english = try await mock.urlSession.reply(request("https://api.example.com/me", headers: ["Accept-Language": "en"]))
+                #expect(english.text == "hello")
+            }
+            try await withHTTPMock(replaying: "matching", in: fixtures) { mock in
+                let first = try await mock.urlSession.reply(searchB)
+                #expect(first.text == "A")  // recorded order: the body is not compared by default
+            }
+        }
+    }
+
+    @Test("a mocked redirect exports with its Location and replays as a redirect")
+    func exportRedirect() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mock = HTTPMock()
+        mock.addResponses(forPath: "/old", host: "api.example.com", responses: [.redirect(to: "/new")])
+        mock.addResponses(forPath: "/new", host: "api.example.com", responses: [.plaintext("moved here")])
+        #expect(try await mock.urlSession.reply("https://api.example.com/old").text == "moved here")
+        let file = directory.appendingPathComponent("redirect.har")
+        try mock.exportHAR(to: file)
+
+        let replay = HTTPMock()
+        try replay.loadHAR(from: file)
+        let reply = try await replay.urlSession.reply("https://api.example.com/old")
+        #expect(reply.text == "moved here")
+        #expect(reply.response.url?.path == "/new")
+    }
+
     @Test(.httpMock(replaying: "chrome", in: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/HAR")))
     func replayTrait() async throws {
         let users = try await HTTPMock.current.urlSession.reply("https://api.example.com/users?page=1")

@@ -158,6 +158,8 @@ final class Exchange: @unchecked Sendable {
                 return
             }
             recordOutcomeIfPending(statusCode: http.status.code)
+            registry.recordServed(journalID: state.withLock { $0.journalID }, ServedResponse(
+                statusCode: http.status.code, headerFields: headers.dictionary, body: .none, date: Date()))
             let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
             askDelegateToRedirect(response: response, to: withCookies(next)) { exchange, approved in
                 if let approved {
