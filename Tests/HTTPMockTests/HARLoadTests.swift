@@ -139,12 +139,21 @@ struct HARLoadTests {
         #expect(error.message.hasPrefix("/nonexistent/x.har: the archive could not be read"))
     }
 
-    @Test("a 10,000-entry archive loads within the bound (1 s in release builds)")
+    @Test("a 10,000-entry archive loads in under a second (release builds; debug builds check 2,000 entries in 4 s)")
     func largeArchive() async throws {
         let directory = try Fixtures.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let entries = (0..<10_000).map { index in
-            Self.entry(url: "\"https://api.example.com/items/\(index % 2_500)?page=\(index / 2_500)\"",
+        // Unoptimised test builds take several times longer, and this runs beside timing-sensitive
+        // tests on shared cores: there, a fifth of the archive with a proportional bound.
+        #if DEBUG
+        let count = 2_000
+        let bound = Duration.seconds(4)
+        #else
+        let count = 10_000
+        let bound = Duration.seconds(1)
+        #endif
+        let entries = (0..<count).map { index in
+            Self.entry(url: "\"https://api.example.com/items/\(index % (count / 4))?page=\(index / (count / 4))\"",
                   content: "{\"text\": \"{\\\"id\\\":\(index)}\", \"mimeType\": \"application/json\", \"size\": -1}",
                   headers: #"[{"name": "Content-Type", "value": "application/json"}, {"name": "Cache-Control", "value": "no-store"}]"#)
         }
@@ -154,15 +163,8 @@ struct HARLoadTests {
         let mock = HTTPMock()
         let clock = ContinuousClock()
         let elapsed = try clock.measure { try mock.loadHAR(from: file) }
-        // The contract (< 1 s) is for optimised builds; an unoptimised test build on a shared
-        // machine takes several times longer, so the bound there only catches a blow-up.
-        #if DEBUG
-        let bound = Duration.seconds(20)
-        #else
-        let bound = Duration.seconds(1)
-        #endif
-        #expect(elapsed < bound, "loading 10,000 entries took \(elapsed)")
-        #expect(try await mock.urlSession.reply("https://api.example.com/items/2499?page=3").text == #"{"id":9999}"#)
-        FileHandle.standardError.write(Data("HARLoadTests.largeArchive: 10,000 entries loaded in \(elapsed)\n".utf8))
+        #expect(elapsed < bound, "loading \(count) entries took \(elapsed)")
+        let last = try await mock.urlSession.reply("https://api.example.com/items/\(count / 4 - 1)?page=3")
+        #expect(last.text == "{\"id\":\(count - 1)}")
     }
 }

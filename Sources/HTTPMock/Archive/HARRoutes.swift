@@ -50,9 +50,18 @@ enum HARRoutes {
                 body = .equals(String(decoding: entry.request.body ?? Data(), as: UTF8.self))
             }
             let method = HTTPMethod(entry.request.method)
-            var identity = "\(method.rawValue) \(host.lowercased()) \(path) ?\(keys.sorted().map { "\($0)=\(query[$0]!)" }.joined(separator: "&"))"
-            if let headers { identity += " H:\(headers.sorted { $0.key.lowercased() < $1.key.lowercased() })" }
-            if let body { identity += " B:\(body)" }
+            // Control characters separate the parts, so no URL or header text can make two
+            // different requests look identical.
+            var identity = "\(method.rawValue)\u{1}\(host.lowercased())\u{1}\(path)"
+            for key in keys.sorted() {
+                identity += "\u{2}\(key)\u{3}" + (query[key] == .any ? "\u{4}" : (values[key] ?? []).joined(separator: "\u{5}"))
+            }
+            if let headers {
+                for (name, value) in headers.sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
+                    identity += "\u{6}\(name.lowercased())\u{3}" + (value == .any ? "\u{4}" : value.description)
+                }
+            }
+            if matching.matchesBody { identity += "\u{7}" + String(decoding: entry.request.body ?? Data(), as: UTF8.self) }
 
             let response = Self.response(for: entry, timing: timing)
             if let position = positions[identity] {

@@ -14,7 +14,7 @@ enum HARWriter {
         var time: Double = 0
         if let served = recorded.served {
             response.status = served.statusCode
-            response.statusText = HTTPURLResponse.localizedString(forStatusCode: served.statusCode).capitalized
+            response.statusText = HTTPURLResponse.localizedString(forStatusCode: served.statusCode)
             response.headers = served.headerFields.sorted { $0.key.lowercased() < $1.key.lowercased() }
                 .map { HARHeader(name: $0.key, value: $0.value) }
             switch served.body {
