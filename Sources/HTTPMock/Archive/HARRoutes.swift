@@ -17,7 +17,11 @@ enum HARRoutes {
         let ignoredQuery = matching.ignoredQueryItems.union(redaction.queryItemNames)
         let matchedHeaders = matching.headerNames
         for (index, entry) in entries.enumerated() {
-            let location = SourceLocation(fileID: file, filePath: "\(file): log.entries[\(index)]", line: index + 1, column: 1)
+            // Reports name the archive and the entry ("checkout.har log.entries[3]:4"; the line is
+            // the entry's number, as the file's own lines are not known after decoding).
+            let location = SourceLocation(
+                fileID: "\((file as NSString).lastPathComponent) log.entries[\(index)]",
+                filePath: "\(file): log.entries[\(index)]", line: index + 1, column: 1)
             // The reader accepted only absolute http(s) URLs with a host.
             guard let components = HARURL(entry.request.url) else { continue }
             var host = "**"
