@@ -11,6 +11,7 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
             case instanceDeallocated
             case fixtureUnreadable
             case mockTree
+            case har
         }
 
         let kind: Kind
@@ -28,6 +29,10 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
 
         /// `loadMocks(from:host:)` found a mistake in a mock folder tree.
         public static let mockTree = Code(kind: .mockTree)
+
+        /// `loadHAR(from:timing:)`, `exportHAR(to:redacting:)` or a replay scope found a
+        /// malformed archive, could not read or write one, or found no archive to replay.
+        public static let har = Code(kind: .har)
 
         public var description: String { "\(kind)" }
     }

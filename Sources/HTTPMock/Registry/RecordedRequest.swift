@@ -29,9 +29,22 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// Whether `verify()` reports it: unmatched, and not sent to the network by the
     /// `.passthrough` policy (which is what that policy is for).
     var countsAsMiss: Bool = false
+    /// What the client received, for `exportHAR` (set when the response is delivered; it holds
+    /// the values already built for the client, so keeping it costs no copy).
+    var served: ServedResponse?
 
     public var description: String {
         let outcome = statusCode.map { "\($0)" } ?? error.map { "error: \($0)" } ?? "no answer"
         return "\(request) -> \(outcome)" + (route.map { " via \($0)" } ?? " (unmatched)")
     }
+}
+
+/// The HTTP response a client received, as the transport built it.
+struct ServedResponse: Sendable {
+    var statusCode: Int
+    var headerFields: [String: String]
+    /// The body sent: in-memory bytes are shared, a file is named (its bytes are read on export).
+    var body: MockResponse.Body
+    /// When the response was handed to the client.
+    var date: Date
 }

@@ -321,6 +321,14 @@ final class Registry: Sendable {
         }
     }
 
+    /// Keeps on journal entry `id` the response the client received (for `exportHAR`).
+    func recordServed(journalID id: Int, _ served: ServedResponse) {
+        state.withLock { state in
+            guard let index = state.journal.lastIndex(where: { $0.id == id }) else { return }
+            state.journal[index].served = served
+        }
+    }
+
     private func updateJournal(_ id: Int, _ update: (inout RecordedRequest) -> Void) {
         state.withLock { state in
             guard let index = state.journal.lastIndex(where: { $0.id == id }) else { return }

@@ -62,7 +62,8 @@ enum Registration {
 
     /// Validates every definition and registers them all, or throws (registering none) with
     /// every error in one message. Warnings are reported, not thrown.
-    static func registerOrThrow(_ definitions: [RouteDefinition], on registry: Registry, defaultDomain: String) throws(HTTPMockError) {
+    static func registerOrThrow(_ definitions: [RouteDefinition], on registry: Registry, defaultDomain: String,
+                                code: HTTPMockError.Code = .mockTree, operation: String = "loadMocks") throws(HTTPMockError) {
         var keyed: [(RouteKey, RouteDefinition)] = []
         var errors: [String] = []
         var warnings: [Problem] = []
@@ -78,7 +79,7 @@ enum Registration {
             if let key { keyed.append((key, definition)) }
         }
         guard errors.isEmpty else {
-            throw HTTPMockError(.mockTree, "loadMocks: nothing was registered:\n" + errors.joined(separator: "\n"))
+            throw HTTPMockError(code, "\(operation): nothing was registered:\n" + errors.joined(separator: "\n"))
         }
         registry.register(keyed.map { key, definition in
             Registry.Addition(key: key, responses: definition.responses.map { $0.prepared().bound(to: registry.store) },
@@ -103,16 +104,16 @@ enum Registration {
         var path: PathPattern?
         let routeName = "\(definition.method?.rawValue ?? "ANY") \(RouteHost.normalize(rawHost))\(RoutePath.join(RoutePath.rawSegments(definition.path)))"
 
-        if rawHost.contains("://") || rawHost.contains("/") {
+        if rawHost.utf8.contains(UInt8(ascii: "/")) {  // byte scans: Foundation's contains(String) is slow on Linux
             fail("\(routeName): host \"\(rawHost)\" must be a host name like \"api.example.com\", not a URL; put the path in forPath:")
         } else {
             do { host = try HostPattern.parse(rawHost) } catch { fail("\(routeName): \(error.message)") }
         }
-        if definition.path.contains("://") {
+        if definition.path.utf8.contains(UInt8(ascii: ":")), definition.path.contains("://") {
             fail("\(routeName): path \"\(definition.path)\" is a URL; pass the host as host: and only the path as forPath:")
-        } else if definition.path.contains("?") {
+        } else if definition.path.utf8.contains(UInt8(ascii: "?")) {
             fail("\(routeName): path \"\(definition.path)\" contains a query; pass query parameters as query: [\"key\": \"value\"]")
-        } else if definition.path.contains("#") {
+        } else if definition.path.utf8.contains(UInt8(ascii: "#")) {
             fail("\(routeName): path \"\(definition.path)\" contains a fragment (#), which is never sent to a server")
         } else {
             do { path = try PathPattern.parse(definition.path) } catch { fail("\(routeName): \(error.message)") }
