@@ -73,7 +73,7 @@ struct DynamicTests {
         let finished = Captured<Bool>()
         mock.addResponses(forPath: "/hang", responses: [
             .dynamic { _ in
-                try? await Task.sleep(nanoseconds: 2_000_000_000)
+                try? await Task.sleep(nanoseconds: 20_000_000_000)
                 finished.set(true)
                 return .plaintext("too late")
             },
@@ -84,13 +84,13 @@ struct DynamicTests {
         }
         #expect(error?.code == .timedOut)
         #expect(Date().timeIntervalSince(started) >= 0.3)
-        #expect(Date().timeIntervalSince(started) < 1.9)
-        // The abandoned handler was cancelled rather than left running for 2 s.
-        for _ in 0..<100 where finished.value != true {
+        #expect(Date().timeIntervalSince(started) < 8)
+        // The abandoned handler was cancelled rather than left running for 20 s.
+        for _ in 0..<300 where finished.value != true {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         #expect(finished.value == true)
-        #expect(Date().timeIntervalSince(started) < 1.9)
+        #expect(Date().timeIntervalSince(started) < 12)
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .timedOut)
     }
 
