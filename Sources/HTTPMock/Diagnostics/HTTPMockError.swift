@@ -11,6 +11,7 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
             case instanceDeallocated
             case fixtureUnreadable
             case mockTree
+            case timedOutWaiting
         }
 
         let kind: Kind
@@ -28,6 +29,9 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
 
         /// `loadMocks(from:host:)` found a mistake in a mock folder tree.
         public static let mockTree = Code(kind: .mockTree)
+
+        /// `waitForRequest` or `waitForRequests` timed out before what it awaited arrived.
+        public static let timedOutWaiting = Code(kind: .timedOutWaiting)
 
         public var description: String { "\(kind)" }
     }

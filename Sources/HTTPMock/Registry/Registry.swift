@@ -125,6 +125,9 @@ final class Registry: Sendable {
 
     let state = Locked(State())
 
+    /// `waitForRequest` / `waitForRequests`, woken after every journal append.
+    let waiters = JournalWaiters()
+
     /// The session `.passthrough` requests are sent with; `nil` means ``defaultPassthroughSession``.
     private let customPassthroughSession: URLSession?
 
@@ -236,6 +239,7 @@ final class Registry: Sendable {
             return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id), queues)
         }
         compacted = []
+        waiters.journaled { journal }
         var resolution = decided
         if case .unmatched = resolution.answer {
             // Outside the lock: the analysis reads every route and may run user predicates.
@@ -283,6 +287,7 @@ final class Registry: Sendable {
             state.journal[state.journal.count - 1].countsAsMiss = true
             state.journal[state.journal.count - 1].nearMissReport = "\(request) was not served: \((error as? URLError)?.localizedDescription ?? "\(error)")"
         }
+        waiters.journaled { journal }
     }
 
     /// Records on journal entry `id` what the client finally received, when that differs from

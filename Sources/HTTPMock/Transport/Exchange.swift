@@ -35,6 +35,8 @@ final class Exchange: @unchecked Sendable {
         var readQueue: DispatchQueue?
         var dynamicTask: Task<Void, Never>?
         var networkTask: URLSessionTask?
+        /// The gate this response waits at (`.held`), and its place there.
+        var heldAt: (gate: ResponseGate, token: Int)?
         /// Resolved lazily by reflection, only when something is not delivered synchronously.
         var workQueue: DispatchQueue??
         var session: URLSession??
@@ -144,14 +146,49 @@ final class Exchange: @unchecked Sendable {
         case .invalid(let message, _):
             fail(HTTPMockError(.invalidRegistration, message))
         case .failure(let error):
-            after(startDelay(of: delivery)) { $0.fail(error) }
+            begin(delivery) { $0.fail(error) }
         case .dynamic(let handler):
             runDynamic(handler, for: request, hop: hop, delivery: delivery)
         case .passthrough:
-            after(startDelay(of: delivery)) { $0.runPassthrough(request) }
+            begin(delivery) { $0.runPassthrough(request) }
         case .http(let http):
-            after(startDelay(of: delivery)) { $0.respond(http, to: request, hop: hop, delivery: delivery) }
+            begin(delivery) { $0.respond(http, to: request, hop: hop, delivery: delivery) }
         }
+    }
+
+    /// Runs `body` on the work queue when `delivery` says the response starts: after its delay,
+    /// when its gate is released, or never.
+    private func begin(_ delivery: Delivery, _ body: @escaping @Sendable (Exchange) -> Void) {
+        guard case .held(let gate) = delivery.kind else {
+            after(startDelay(of: delivery), body)
+            return
+        }
+        guard !isClosed else { return }
+        if gate.isReleased {
+            body(self)
+            return
+        }
+        guard let workQueue else {
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to hold the response; see Docs/LinuxNotes.md"))
+            return
+        }
+        armDeadlines()
+        // The gate holds the exchange weakly: a gate that is never released must not keep the
+        // protocol, its client and its task alive; `close()` also takes it off the gate.
+        let weakSelf = WeakExchange(self)
+        let token = gate.whenReleased {
+            workQueue.async {
+                guard let exchange = weakSelf.value, !exchange.isClosed else { return }  // timed out or cancelled
+                exchange.state.withLock { $0.heldAt = nil }
+                body(exchange)
+            }
+        }
+        guard let token else { return }
+        let closed = state.withLock { state -> Bool in
+            if !state.isClosed { state.heldAt = (gate, token) }
+            return state.isClosed
+        }
+        if closed { gate.cancelWaiting(token) }
     }
 
     /// Seconds before a response starts: its own delay, `defaultDelay` for `.instant`, `nil`
@@ -640,11 +677,13 @@ final class Exchange: @unchecked Sendable {
                 state.file = nil
                 state.dynamicTask = nil
                 state.networkTask = nil
+                state.heldAt = nil
             }
             return Released(timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
-                            dynamicTask: state.dynamicTask, networkTask: state.networkTask)
+                            dynamicTask: state.dynamicTask, networkTask: state.networkTask, heldAt: state.heldAt)
         }
         guard let released else { return }
+        if let (gate, token) = released.heldAt { gate.cancelWaiting(token) }
         for timer in released.timers { timer.cancel() }
         released.idleTimer?.cancel()
         released.dynamicTask?.cancel()
@@ -669,6 +708,7 @@ final class Exchange: @unchecked Sendable {
         var readQueue: DispatchQueue?
         var dynamicTask: Task<Void, Never>?
         var networkTask: URLSessionTask?
+        var heldAt: (gate: ResponseGate, token: Int)?
     }
 
     // MARK: - Task internals, resolved once
