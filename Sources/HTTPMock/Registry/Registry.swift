@@ -424,6 +424,7 @@ extension MockResponse {
         case .http(let http): return (http.status.code, nil)
         case .failure(let error): return (nil, error)
         case .dynamic, .passthrough: return (nil, nil)  // known when the answer arrives
+        case .fault(let fault, _): return (nil, fault.error)
         case .invalid(let message, _): return (nil, HTTPMockError(.invalidRegistration, message))
         }
     }
