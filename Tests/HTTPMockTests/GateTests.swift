@@ -173,3 +173,42 @@ struct GateTests {
         #expect(Date().timeIntervalSince(start) < 10)
     }
 }
+
+// The worked example of Docs/Streams.md, as written there.
+
+@MainActor final class ProfileModel {
+    private(set) var isLoading = false
+    private(set) var name: String?
+    let session: URLSession
+
+    init(session: URLSession) { self.session = session }
+
+    func load() async {
+        isLoading = true
+        defer { isLoading = false }
+        guard let (data, _) = try? await session.data(from: URL(string: "https://api.example.com/profile")!) else { return }
+        name = String(decoding: data, as: UTF8.self)
+    }
+}
+
+@Suite("Docs/Streams.md worked example")
+struct SpinnerExampleTests {
+    @Test @MainActor func showsTheSpinnerWhileTheProfileLoads() async throws {
+        let mock = HTTPMock()
+        let gate = ResponseGate()
+        mock.addResponses(forPath: "/profile", host: "api.example.com", responses: [
+            .plaintext("Ada", delivery: .held(gate)),
+        ])
+        let model = ProfileModel(session: mock.urlSession)
+
+        let loading = Task { await model.load() }
+        _ = try await mock.waitForRequest(to: "/profile", timeout: 2)   // the request is in flight
+        #expect(model.isLoading)                                          // spinner shown
+        #expect(model.name == nil)
+
+        gate.release()                                                    // the answer arrives now
+        await loading.value
+        #expect(!model.isLoading)                                         // spinner gone
+        #expect(model.name == "Ada")
+    }
+}
