@@ -48,10 +48,10 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
 
     /// What makes this event impossible to frame, or `nil`.
     var problem: String? {
-        if let event, event.contains(where: \.isNewline) {
+        if let event, event.contains(where: Self.endsLine) {
             return "the event type \(event.debugDescription) contains a line break"
         }
-        if let id, id.contains(where: { $0.isNewline || $0 == "\0" }) {
+        if let id, id.contains(where: { Self.endsLine($0) || $0 == "\0" }) {
             return "the id \(id.debugDescription) contains a line break or NUL (clients ignore such an id)"
         }
         if let retry, retry < 0 {
@@ -60,9 +60,14 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// `text` split at `\r\n`, `\r` and `\n`; an empty string is one empty line.
+    /// `text` split at `\r\n`, `\r` and `\n` (the only line ends of the SSE grammar; U+2028 and
+    /// U+0085 stay in the data); an empty string is one empty line.
     private static func lines(of text: String) -> [Substring] {
-        // `Character` treats "\r\n" as one newline character, so one split covers all three.
-        text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        // `Character` treats "\r\n" as one character, so one split covers all three.
+        text.split(omittingEmptySubsequences: false, whereSeparator: endsLine)
+    }
+
+    private static func endsLine(_ character: Character) -> Bool {
+        character == "\n" || character == "\r" || character == "\r\n"
     }
 }
