@@ -192,6 +192,37 @@ struct StreamTests {
         #expect(parser.events.map(\.data) == [["first for /live"], ["second for /live"]])
     }
 
+    @Test("cancelling the task mid-stream ends the sequence and delivers nothing more")
+    func cancelMidStream() async throws {
+        let mock = HTTPMock()
+        let terminated = AsyncSignal()
+        let box = Captured<AsyncStream<ServerSentEvent>.Continuation>()
+        mock.addResponses(forPath: "/live", responses: [
+            .eventStreamFromSequence { _ in
+                AsyncStream<ServerSentEvent> { continuation in
+                    continuation.onTermination = { _ in terminated.fire() }
+                    continuation.yield(ServerSentEvent(data: "first"))
+                    box.set(continuation)
+                }
+            },
+        ])
+        let parser = EventStreamParser()
+        let session = URLSession(configuration: mock.makeSessionConfiguration(), delegate: parser, delegateQueue: nil)
+        let task = session.dataTask(with: url("https://example.com/live"))
+        task.resume()
+        try await withWatchdog(10) {
+            await parser.firstEventArrived()
+            task.cancel()
+            await parser.completion()
+            await terminated.wait()   // the task iterating the sequence was cancelled
+        }
+        box.value?.yield(ServerSentEvent(data: "too late"))
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(parser.events.map(\.data) == [["first"]])
+        #expect((parser.error as? URLError)?.code == .cancelled)
+        #expect((mock.recordedRequests.first?.error as? URLError)?.code == .cancelled)
+    }
+
     @Test("an error thrown by the sequence fails the request after the events already sent")
     func sequenceThrows() async throws {
         struct Broken: Error {}

@@ -143,52 +143,54 @@ final class EventSourceIdentity: Sendable {}
 
 // MARK: - Faults
 
-/// A network failure in the middle of an exchange, served by ``MockResponse/fault(_:body:status:headers:lifetime:delivery:)``.
-///
-/// ```swift
-/// .fault(.connectionLost(afterBytes: 100))   // head + 100 bytes, then URLError(.networkConnectionLost)
-/// .fault(.malformedResponse)                 // URLError(.badServerResponse)
-/// .fault(.emptyResponse)                     // the server closes without answering
-/// ```
-///
-/// Modelled on OkHttp MockWebServer's socket policies. More cases may be added; switch on
-/// ``description`` only for display.
-public struct Fault: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
-        case connectionLost(afterBytes: Int)
-        case malformedResponse
-        case emptyResponse
-    }
-
-    let kind: Kind
-
-    /// The response head and the first `afterBytes` bytes of the body arrive, then the
-    /// connection drops: the request fails with `URLError(.networkConnectionLost)`.
-    /// Delegate-driven tasks receive the response and those bytes first.
-    public static func connectionLost(afterBytes: Int) -> Fault { Fault(kind: .connectionLost(afterBytes: afterBytes)) }
-
-    /// The server answers with bytes that are not HTTP: the request fails with
-    /// `URLError(.badServerResponse)` and no response.
-    public static let malformedResponse = Fault(kind: .malformedResponse)
-
-    /// The server closes the connection without sending anything: the request fails with
-    /// `URLError(.networkConnectionLost)` and no response, as FoundationNetworking reports an
-    /// empty reply from a real server (see Docs/Streams.md).
-    public static let emptyResponse = Fault(kind: .emptyResponse)
-
-    public var description: String {
-        switch kind {
-        case .connectionLost(let bytes): return ".connectionLost(afterBytes: \(bytes))"
-        case .malformedResponse: return ".malformedResponse"
-        case .emptyResponse: return ".emptyResponse"
+extension MockResponse {
+    /// A network failure in the middle of an exchange, served by ``MockResponse/fault(_:body:status:headers:lifetime:delivery:fileID:filePath:line:column:)``.
+    ///
+    /// ```swift
+    /// .fault(.connectionLost(afterBytes: 100))   // head + 100 bytes, then URLError(.networkConnectionLost)
+    /// .fault(.malformedResponse)                 // URLError(.badServerResponse)
+    /// .fault(.emptyResponse)                     // the server closes without answering
+    /// ```
+    ///
+    /// Modelled on OkHttp MockWebServer's socket policies. A struct rather than an enum, so new
+    /// faults can be added without breaking code; compare faults with `==`.
+    public struct Fault: Hashable, Sendable, CustomStringConvertible {
+        enum Kind: Hashable, Sendable {
+            case connectionLost(afterBytes: Int)
+            case malformedResponse
+            case emptyResponse
         }
-    }
 
-    /// The error the client sees.
-    var error: URLError {
-        switch kind {
-        case .connectionLost, .emptyResponse: return URLError(.networkConnectionLost)
-        case .malformedResponse: return URLError(.badServerResponse)
+        let kind: Kind
+
+        /// The response head and the first `afterBytes` bytes of the body arrive, then the
+        /// connection drops: the request fails with `URLError(.networkConnectionLost)`.
+        /// Delegate-driven tasks receive the response and those bytes first.
+        public static func connectionLost(afterBytes: Int) -> Fault { Fault(kind: .connectionLost(afterBytes: afterBytes)) }
+
+        /// The server answers with bytes that are not HTTP: the request fails with
+        /// `URLError(.badServerResponse)` and no response.
+        public static let malformedResponse = Fault(kind: .malformedResponse)
+
+        /// The server closes the connection without sending anything: the request fails with
+        /// `URLError(.networkConnectionLost)` and no response, as FoundationNetworking reports an
+        /// empty reply from a real server (see Docs/Streams.md).
+        public static let emptyResponse = Fault(kind: .emptyResponse)
+
+        public var description: String {
+            switch kind {
+            case .connectionLost(let bytes): return ".connectionLost(afterBytes: \(bytes))"
+            case .malformedResponse: return ".malformedResponse"
+            case .emptyResponse: return ".emptyResponse"
+            }
+        }
+
+        /// The error the client sees.
+        var error: URLError {
+            switch kind {
+            case .connectionLost, .emptyResponse: return URLError(.networkConnectionLost)
+            case .malformedResponse: return URLError(.badServerResponse)
+            }
         }
     }
 }

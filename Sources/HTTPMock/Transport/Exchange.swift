@@ -505,7 +505,7 @@ final class Exchange: @unchecked Sendable {
 
     // MARK: - Faults
 
-    private func deliverFault(_ fault: Fault, head: MockResponse.HTTPPayload, to request: MockRequest) {
+    private func deliverFault(_ fault: MockResponse.Fault, head: MockResponse.HTTPPayload, to request: MockRequest) {
         guard case .connectionLost(let afterBytes) = fault.kind else {
             fail(fault.error)
             return
