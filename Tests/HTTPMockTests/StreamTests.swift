@@ -256,8 +256,7 @@ struct StreamTests {
         session.dataTask(with: stalling).resume()
         try await withWatchdog(10) { await parser.completion() }
         #expect(Date().timeIntervalSince(start) >= 0.35)
-        #expect(Date().timeIntervalSince(start) < 1.9)
-        #expect(parser.events.count == 1)
+        #expect(parser.events.count == 1)   // cut after the first event: the second was 2 s away
         #expect((parser.error as? URLError)?.code == .timedOut)
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .timedOut)
     }
