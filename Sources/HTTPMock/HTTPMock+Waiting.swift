@@ -29,7 +29,8 @@ extension HTTPMock {
     ///   - timeout: The longest wait, in seconds.
     /// - Returns: The journal entry of the request.
     /// - Throws: An ``HTTPMockError`` with code ``HTTPMockError/Code/timedOutWaiting`` naming
-    ///   what was awaited and listing what arrived, when nothing matching arrives in time.
+    ///   what was awaited and listing what arrived, when nothing matching arrives in time;
+    ///   ``HTTPMockError/Code/invalidRegistration`` for a timeout that is negative or not finite.
     public func waitForRequest(to path: String, method: HTTPMethod? = nil, timeout: TimeInterval) async throws -> RecordedRequest {
         let normalized = RoutePath.normalize(path)
         let awaited = (method.map { "\($0.rawValue) " } ?? "") + normalized
@@ -58,7 +59,8 @@ extension HTTPMock {
     ///   - timeout: The longest wait, in seconds.
     /// - Returns: The entries, oldest first.
     /// - Throws: An ``HTTPMockError`` with code ``HTTPMockError/Code/timedOutWaiting`` naming
-    ///   how many were awaited and listing what arrived.
+    ///   how many were awaited and listing what arrived; ``HTTPMockError/Code/invalidRegistration``
+    ///   for a `count` below 1 or a timeout that is negative or not finite.
     public func waitForRequests(count: Int, timeout: TimeInterval) async throws -> [RecordedRequest] {
         guard count > 0 else {
             throw HTTPMockError(.invalidRegistration, "waitForRequests(count: \(count), timeout: \(timeout)): count must be at least 1")
@@ -105,6 +107,11 @@ final class JournalWaiters: Sendable {
     private var isEmpty: Bool { state.withLock { $0.waiters.isEmpty } }
 
     func wait(for want: Want, timeout: TimeInterval, journal: @escaping @Sendable () -> [RecordedRequest]) async throws -> [RecordedRequest] {
+        guard timeout.isFinite, timeout >= 0 else {
+            throw HTTPMockError(.invalidRegistration, "Waiting for \(want.description): the timeout is \(timeout); it must be a finite number of seconds ≥ 0")
+        }
+        // A dispatch deadline traps past Int64 nanoseconds: a year is as good as for ever here.
+        let timeout = min(timeout, 365 * 86_400)
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID
@@ -123,7 +130,7 @@ final class JournalWaiters: Sendable {
                     continuation.resume(with: outcome)
                     return
                 }
-                let deadline = DispatchTime.now() + max(0, timeout)
+                let deadline = DispatchTime.now() + timeout
                 DispatchQueue.global().asyncAfter(deadline: deadline) { [weak self] in
                     self?.timeOut(id, want: want, after: timeout, journal: journal())
                 }

@@ -2,7 +2,7 @@ import Foundation
 import HTTPMock
 import Testing
 
-@Suite("Faults")
+@Suite("Faults", .serialized)
 struct FaultTests {
     @Test("connectionLost sends the head and that many body bytes, then .networkConnectionLost")
     func connectionLost() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// `ResponseGate`, `delivery: .held(gate)` and `waitForRequest` / `waitForRequests`, through a
 /// real `URLSession`. Every wait has a bounded timeout, so a broken gate fails instead of hanging.
-@Suite("Gates and waiting for requests")
+@Suite("Gates and waiting for requests", .serialized)
 struct GateTests {
     @Test("a held response arrives only after release(), for async and completion-handler tasks")
     func heldUntilReleased() async throws {
@@ -160,6 +160,10 @@ struct GateTests {
         for task in tasks { #expect(try await task.value.text == "ok") }
         await #expect(throws: HTTPMockError.self) { try await mock.waitForRequests(count: 1, timeout: 0.1) }
         await #expect(throws: HTTPMockError.self) { try await mock.waitForRequests(count: 0, timeout: 1) }
+        for timeout in [-1, .nan, .infinity] as [TimeInterval] {
+            let error = await #expect(throws: HTTPMockError.self) { try await mock.waitForRequest(to: "/a", timeout: timeout) }
+            #expect(error?.message.contains("the timeout is \(timeout)") == true)
+        }
     }
 
     @Test("cancelling a wait ends it with CancellationError")
@@ -191,7 +195,7 @@ struct GateTests {
     }
 }
 
-@Suite("Docs/Streams.md worked example")
+@Suite("Docs/Streams.md worked example", .serialized)
 struct SpinnerExampleTests {
     @Test @MainActor func showsTheSpinnerWhileTheProfileLoads() async throws {
         let mock = HTTPMock()

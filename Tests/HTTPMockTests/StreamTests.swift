@@ -103,7 +103,7 @@ struct WatchdogTimeout: Error, CustomStringConvertible {
     var description: String { "watchdog: no completion within \(seconds) s" }
 }
 
-@Suite("Event streams")
+@Suite("Event streams", .serialized)
 struct StreamTests {
     static let chat = [
         ServerSentEvent(data: #"{"delta":"Hel"}"#, event: "message", id: "1"),
