@@ -141,6 +141,8 @@ struct GateTests {
         #expect(error?.code == .timedOutWaiting)
         #expect(error?.message.contains("a request to GET /expected") == true)
         #expect(error?.message.contains("GET https://example.com/other") == true)
+        let unmatched = try await mock.waitForRequest(to: "/other", timeout: 1)
+        #expect(unmatched.nearMissReport != nil)   // an entry is announced with its report
         let none = await #expect(throws: HTTPMockError.self) { try await HTTPMock().waitForRequests(count: 2, timeout: 0.1) }
         #expect(none?.message.contains("2 requests") == true)
         #expect(none?.message.contains("no request arrived") == true)

@@ -239,7 +239,6 @@ final class Registry: Sendable {
             return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id), queues)
         }
         compacted = []
-        waiters.journaled { journal }
         var resolution = decided
         if case .unmatched = resolution.answer {
             // Outside the lock: the analysis reads every route and may run user predicates.
@@ -248,6 +247,7 @@ final class Registry: Sendable {
             resolution.nearMissReport = report
             updateJournal(resolution.journalID) { $0.nearMissReport = report }
         }
+        waiters.journaled { journal }  // after the near-miss report, so a waiter sees it
         return resolution
     }
 
