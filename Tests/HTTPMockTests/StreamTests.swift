@@ -261,6 +261,26 @@ struct StreamTests {
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .timedOut)
     }
 
+    @Test("a dynamic response can answer with a held event stream; HEAD gets the head only")
+    func dynamicHeldStream() async throws {
+        let mock = HTTPMock()
+        let gate = ResponseGate()
+        mock.addResponses(forPath: "/feed", responses: [
+            .dynamic(lifetime: .multiple(2), delivery: .held(gate)) { request in
+                .eventStream([ServerSentEvent(data: "hello \(request.url.query ?? "")")])
+            },
+        ])
+        let reply = Task { try await mock.urlSession.reply("https://example.com/feed?who=ada") }
+        _ = try await mock.waitForRequest(to: "/feed", timeout: 5)
+        gate.release()
+        let text = try await withWatchdog(10) { try await reply.value.text }
+        #expect(text == "data: hello who=ada\n\n")
+        let head = try await mock.urlSession.reply(request("https://example.com/feed", method: "HEAD"))
+        #expect(head.status == 200)
+        #expect(head.data.isEmpty)
+        #expect(head.header("Content-Type") == "text/event-stream")
+    }
+
     @Test("an event that cannot be framed is a registration error at the call site")
     func unframeableEvent() async throws {
         let mock = HTTPMock()
