@@ -133,6 +133,8 @@ final class Registry: Sendable {
 
     /// The key–value store of handlers and templates (`HTTPMock.store`).
     let store = MockStore()
+    /// `waitForRequest` / `waitForRequests`, woken after every journal append.
+    let waiters = JournalWaiters()
 
     /// The session `.passthrough` requests are sent with; `nil` means ``defaultPassthroughSession``.
     private let customPassthroughSession: URLSession?
@@ -271,6 +273,7 @@ final class Registry: Sendable {
             resolution.nearMissReport = report
             updateJournal(resolution.journalID) { $0.nearMissReport = report }
         }
+        waiters.journaled { journal }  // after the near-miss report, so a waiter sees it
         return resolution
     }
 
@@ -310,6 +313,7 @@ final class Registry: Sendable {
             state.journal[state.journal.count - 1].countsAsMiss = true
             state.journal[state.journal.count - 1].nearMissReport = "\(request) was not served: \((error as? URLError)?.localizedDescription ?? "\(error)")"
         }
+        waiters.journaled { journal }
     }
 
     /// Records on journal entry `id` what the client finally received, when that differs from
@@ -464,6 +468,7 @@ extension MockResponse {
         case .http(let http): return (http.status.code, nil)
         case .failure(let error): return (nil, error)
         case .dynamic, .passthrough: return (nil, nil)  // known when the answer arrives
+        case .fault(let fault, _): return (nil, fault.error)
         case .invalid(let message, _): return (nil, HTTPMockError(.invalidRegistration, message))
         }
     }

@@ -25,6 +25,8 @@ public struct MockResponse: Sendable {
         case dynamic(DynamicHandler)
         /// Sent to the network through the instance's passthrough session.
         case passthrough
+        /// A network failure; `head` is what `.connectionLost` sends before it.
+        case fault(Fault, head: HTTPPayload)
         /// A factory could not build the response; registering it reports `message` at `location`.
         case invalid(message: String, location: SourceLocation)
     }
@@ -54,6 +56,8 @@ public struct MockResponse: Sendable {
         case none
         case data(Data)
         case file(URL)
+        /// A `text/event-stream` body, sent event by event.
+        case events(EventSource)
     }
 
     let payload: Payload
@@ -118,6 +122,7 @@ public struct MockResponse: Sendable {
         case .none: size = 0
         case .data(let data): size = data.count
         case .file: return self  // the size is read when served: the file may change
+        case .events: return self  // no Content-Length: the stream ends when it ends
         }
         var headers = http.effectiveHeaders
         if !http.status.forbidsBody, !headers.contains("Content-Length") {
@@ -428,6 +433,7 @@ extension MockResponse: CustomStringConvertible {
             case .none: bodyText = "no body"
             case .data(let data): bodyText = "\(data.count) bytes"
             case .file(let url): bodyText = "file \(url.lastPathComponent)"
+            case .events: bodyText = "event stream"
             }
             return "\(http.status.code) (\(bodyText))"
         case .failure(let error):
@@ -436,6 +442,8 @@ extension MockResponse: CustomStringConvertible {
             return "dynamic"
         case .passthrough:
             return "passthrough"
+        case .fault(let fault, _):
+            return "fault(\(fault))"
         case .invalid(let message, _):
             return "invalid(\(message))"
         }

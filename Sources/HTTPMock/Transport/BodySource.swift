@@ -18,6 +18,10 @@ struct BodySource {
         case .data(let data):
             storage = .data(data)
             size = data.count
+        case .events:
+            // Event streams are sent event by event by the exchange, never read through here.
+            storage = .data(Data())
+            size = 0
         case .file(let url):
             let attributes: [FileAttributeKey: Any]
             do {

@@ -35,6 +35,10 @@ final class Exchange: @unchecked Sendable {
         var readQueue: DispatchQueue?
         var dynamicTask: Task<Void, Never>?
         var networkTask: URLSessionTask?
+        /// Event-stream bytes kept for a task that must get its body in one `didLoad`.
+        var bufferedEvents = Data()
+        /// The gate this response waits at (`.held`), and its place there.
+        var heldAt: (gate: ResponseGate, token: Int)?
         /// Resolved lazily by reflection, only when something is not delivered synchronously.
         var workQueue: DispatchQueue??
         var session: URLSession??
@@ -144,14 +148,51 @@ final class Exchange: @unchecked Sendable {
         case .invalid(let message, _):
             fail(HTTPMockError(.invalidRegistration, message))
         case .failure(let error):
-            after(startDelay(of: delivery)) { $0.fail(error) }
+            begin(delivery) { $0.fail(error) }
         case .dynamic(let handler):
             runDynamic(handler, for: request, hop: hop, delivery: delivery)
         case .passthrough:
-            after(startDelay(of: delivery)) { $0.runPassthrough(request) }
+            begin(delivery) { $0.runPassthrough(request) }
         case .http(let http):
-            after(startDelay(of: delivery)) { $0.respond(http, to: request, hop: hop, delivery: delivery) }
+            begin(delivery) { $0.respond(http, to: request, hop: hop, delivery: delivery) }
+        case .fault(let fault, let head):
+            begin(delivery) { $0.deliverFault(fault, head: head, to: request) }
         }
+    }
+
+    /// Runs `body` on the work queue when `delivery` says the response starts: after its delay,
+    /// when its gate is released, or never.
+    private func begin(_ delivery: Delivery, _ body: @escaping @Sendable (Exchange) -> Void) {
+        guard case .held(let gate) = delivery.kind else {
+            after(startDelay(of: delivery), body)
+            return
+        }
+        guard !isClosed else { return }
+        if gate.isReleased {
+            body(self)
+            return
+        }
+        guard let workQueue else {
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to hold the response; see Docs/LinuxNotes.md"))
+            return
+        }
+        armDeadlines()
+        // The gate holds the exchange weakly: a gate that is never released must not keep the
+        // protocol, its client and its task alive; `close()` also takes it off the gate.
+        let weakSelf = WeakExchange(self)
+        let token = gate.whenReleased {
+            workQueue.async {
+                guard let exchange = weakSelf.value, !exchange.isClosed else { return }  // timed out or cancelled
+                exchange.state.withLock { $0.heldAt = nil }
+                body(exchange)
+            }
+        }
+        guard let token else { return }
+        let closed = state.withLock { state -> Bool in
+            if !state.isClosed { state.heldAt = (gate, token) }
+            return state.isClosed
+        }
+        if closed { gate.cancelWaiting(token) }
     }
 
     /// Seconds before a response starts: its own delay, `defaultDelay` for `.instant`, `nil`
@@ -196,6 +237,10 @@ final class Exchange: @unchecked Sendable {
 
     private func deliver(_ http: MockResponse.HTTPPayload, headers: HTTPHeaders, to request: MockRequest, delivery: Delivery) {
         let sendsBody = !http.status.forbidsBody && request.method != .head
+        if case .events(let source) = http.body {
+            streamEvents(source, status: http.status, headers: headers, to: request, sendsBody: sendsBody)
+            return
+        }
         let body: BodySource
         do {
             body = try BodySource(http.body)
@@ -345,6 +390,148 @@ final class Exchange: @unchecked Sendable {
                 self.after(wait) { exchange in exchange.readChunk(next, stream: stream, sent: total) }
             }
         }
+    }
+
+    // MARK: - Event streams
+
+    /// Sends the response head, then each event when its time comes: to a delegate-driven task
+    /// in its own `didLoad`, to any other task all together at the end (it keeps only the last
+    /// `didLoad`). Each event restarts the request timeout, as bytes from a server would.
+    private func streamEvents(_ source: MockResponse.EventSource, status: HTTPStatus, headers: HTTPHeaders,
+                              to request: MockRequest, sendsBody: Bool) {
+        guard let response = HTTPURLResponse(url: request.url, statusCode: status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+            fail(URLError(.badServerResponse))
+            return
+        }
+        recordOutcomeIfPending(statusCode: status.code)
+        guard sendsBody else {
+            send { client, urlProtocol in
+                client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+                client.urlProtocolDidFinishLoading(urlProtocol)
+            }
+            close()
+            return
+        }
+        guard let workQueue else {
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream events; see Docs/LinuxNotes.md"))
+            return
+        }
+        let incremental = reportsToDelegate
+        armDeadlines()
+        send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
+        switch source.kind {
+        case .fixed(let events, let interval):
+            sendFixedEvents(events[...], interval: interval, incremental: incremental)
+        case .sequence(let handler):
+            runEventSequence(handler, for: request, incremental: incremental, on: workQueue)
+        }
+    }
+
+    private func sendFixedEvents(_ events: ArraySlice<ServerSentEvent>, interval: TimeInterval, incremental: Bool) {
+        guard let event = events.first else {
+            finishEvents(incremental: incremental)
+            return
+        }
+        emit(event, incremental: incremental)
+        let rest = events.dropFirst()
+        if rest.isEmpty {
+            finishEvents(incremental: incremental)
+        } else {
+            after(interval) { $0.sendFixedEvents(rest, interval: interval, incremental: incremental) }
+        }
+    }
+
+    private func runEventSequence(_ handler: MockResponse.EventSequenceHandler, for request: MockRequest,
+                                  incremental: Bool, on workQueue: DispatchQueue) {
+        // Held weakly, as a dynamic handler's task: a sequence that never ends must not keep the
+        // exchange alive after the request timed out or was cancelled (which cancels the task).
+        let weakSelf = WeakExchange(self)
+        let sink = MockResponse.EventSink { event in
+            await withCheckedContinuation { continuation in
+                workQueue.async {
+                    guard let exchange = weakSelf.value, !exchange.isClosed else { return continuation.resume(returning: false) }
+                    if let problem = event.problem {
+                        exchange.fail(HTTPMockError(.invalidRegistration, "\(request): an event of its event stream cannot be framed: \(problem)"))
+                        return continuation.resume(returning: false)
+                    }
+                    exchange.emit(event, incremental: incremental)
+                    continuation.resume(returning: true)
+                }
+            }
+        }
+        let task = Task {
+            let result: Result<Void, any Error>
+            do {
+                result = .success(try await handler.run(request, sink))
+            } catch {
+                result = .failure(error)
+            }
+            workQueue.async {
+                guard let exchange = weakSelf.value, !exchange.isClosed else { return }
+                switch result {
+                case .success: exchange.finishEvents(incremental: incremental)
+                case .failure(let error): exchange.fail(error)
+                }
+            }
+        }
+        let closed = state.withLock { state -> Bool in
+            if !state.isClosed { state.dynamicTask = task }
+            return state.isClosed
+        }
+        if closed { task.cancel() }
+    }
+
+    /// Runs on the work queue.
+    private func emit(_ event: ServerSentEvent, incremental: Bool) {
+        let bytes = Data(event.framed.utf8)
+        if incremental {
+            send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: bytes) }
+        } else {
+            let open = state.withLock { state -> Bool in
+                if !state.isClosed { state.bufferedEvents.append(bytes) }
+                return !state.isClosed
+            }
+            if open { resetIdleTimer() }
+        }
+    }
+
+    private func finishEvents(incremental: Bool) {
+        let buffered = state.withLock { state -> Data in
+            defer { state.bufferedEvents = Data() }
+            return state.bufferedEvents
+        }
+        send { client, urlProtocol in
+            if !incremental, !buffered.isEmpty { client.urlProtocol(urlProtocol, didLoad: buffered) }
+            client.urlProtocolDidFinishLoading(urlProtocol)
+        }
+        close()
+    }
+
+    // MARK: - Faults
+
+    private func deliverFault(_ fault: MockResponse.Fault, head: MockResponse.HTTPPayload, to request: MockRequest) {
+        guard case .connectionLost(let afterBytes) = fault.kind else {
+            fail(fault.error)
+            return
+        }
+        let body: Data = if case .data(let data) = head.body { data } else { Data() }
+        var headers = head.effectiveHeaders
+        if !headers.contains("Content-Length") { headers["Content-Length"] = String(body.count) }
+        guard let response = HTTPURLResponse(url: request.url, statusCode: head.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+            fail(URLError(.badServerResponse))
+            return
+        }
+        let sent = body.prefix(afterBytes)
+        var error = fault.error
+        error = URLError(error.code, userInfo: [
+            NSLocalizedDescriptionKey: "The network connection was lost after \(sent.count) of \(body.count) body bytes (HTTPMock fault \(fault)).",
+            NSURLErrorFailingURLErrorKey: request.url,
+        ])
+        send { client, urlProtocol in
+            client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if !sent.isEmpty { client.urlProtocol(urlProtocol, didLoad: Data(sent)) }
+        }
+        fail(error)
     }
 
     // MARK: - Dynamic responses
@@ -644,11 +831,13 @@ final class Exchange: @unchecked Sendable {
                 state.file = nil
                 state.dynamicTask = nil
                 state.networkTask = nil
+                state.heldAt = nil
             }
             return Released(timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
-                            dynamicTask: state.dynamicTask, networkTask: state.networkTask)
+                            dynamicTask: state.dynamicTask, networkTask: state.networkTask, heldAt: state.heldAt)
         }
         guard let released else { return }
+        if let (gate, token) = released.heldAt { gate.cancelWaiting(token) }
         for timer in released.timers { timer.cancel() }
         released.idleTimer?.cancel()
         released.dynamicTask?.cancel()
@@ -673,6 +862,7 @@ final class Exchange: @unchecked Sendable {
         var readQueue: DispatchQueue?
         var dynamicTask: Task<Void, Never>?
         var networkTask: URLSessionTask?
+        var heldAt: (gate: ResponseGate, token: Int)?
     }
 
     // MARK: - Task internals, resolved once
