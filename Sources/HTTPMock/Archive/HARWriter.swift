@@ -21,6 +21,10 @@ enum HARWriter {
             case .none: break
             case .data(let data): response.body = data
             case .file(let url): response.body = (try? Data(contentsOf: url, options: .alwaysMapped)) ?? Data()
+            case .events(let source):
+                // A fixed stream is written as the bytes the client received; the events of a
+                // dynamic stream were not kept, so its body is empty (Docs/Recording.md).
+                if case .fixed(let events, _) = source.kind { response.body = Data(events.map(\.framed).joined().utf8) }
             }
             response.mimeType = HARHeader.value("Content-Type", in: response.headers) ?? ""
             time = max(0, served.date.timeIntervalSince(recorded.date) * 1000)

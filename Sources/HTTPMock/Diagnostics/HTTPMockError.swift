@@ -34,6 +34,7 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
         /// `loadHAR(from:timing:)`, `exportHAR(to:redacting:)` or a replay scope found a
         /// malformed archive, could not read or write one, or found no archive to replay.
         public static let har = Code(kind: .har)
+
         /// `waitForRequest` or `waitForRequests` timed out before what it awaited arrived.
         public static let timedOutWaiting = Code(kind: .timedOutWaiting)
 
