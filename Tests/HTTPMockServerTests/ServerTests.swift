@@ -1,0 +1,3 @@
+#if Server
+import NIOCore
+#endif
