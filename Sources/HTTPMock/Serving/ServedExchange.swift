@@ -112,6 +112,34 @@ extension HTTPMock {
     }
 }
 
+/// The first of several results (a handler's answer, its deadline, a cancellation), handed to
+/// one waiter whether it arrives before or after the waiter.
+private final class FirstResult: Sendable {
+    private struct State {
+        var result: Result<MockResponse, any Error>?
+        var waiter: CheckedContinuation<Result<MockResponse, any Error>, Never>?
+    }
+    private let state = Locked(State())
+
+    func finish(_ result: Result<MockResponse, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Result<MockResponse, any Error>, Never>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: result)
+    }
+
+    func wait(_ continuation: CheckedContinuation<Result<MockResponse, any Error>, Never>) {
+        let ready = state.withLock { state -> Result<MockResponse, any Error>? in
+            if state.result == nil { state.waiter = continuation }
+            return state.result
+        }
+        if let ready { continuation.resume(returning: ready) }
+    }
+}
+
 /// One request's answer, computed off any queue with async waits.
 private struct ServedRun: Sendable {
     let registry: Registry
@@ -186,38 +214,24 @@ private struct ServedRun: Sendable {
     /// Runs a dynamic handler; gives up after `timeout` seconds (the handler's task is
     /// cancelled, and its late answer dropped). As `Exchange.runDynamic` with its deadline.
     static func run(_ handler: DynamicHandler, for request: MockRequest, timeout: TimeInterval) async -> Result<MockResponse, any Error> {
-        let outcome = Locked<(CheckedContinuation<Result<MockResponse, any Error>, Never>?, Bool)>((nil, false))
-        let finish: @Sendable (Result<MockResponse, any Error>) -> Void = { result in
-            let continuation = outcome.withLock { state -> CheckedContinuation<Result<MockResponse, any Error>, Never>? in
-                defer { state = (nil, true) }
-                return state.0
-            }
-            continuation?.resume(returning: result)
-        }
+        let race = FirstResult()
         let work = Task {
             do {
-                finish(.success(try await handler.handler(request)))
+                race.finish(.success(try await handler.handler(request)))
             } catch {
-                finish(.failure(error))
+                race.finish(.failure(error))
             }
         }
         let deadline = Task {
             guard timeout > 0, (try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))) != nil else { return }
-            finish(.failure(URLError(.timedOut, userInfo: [
+            race.finish(.failure(URLError(.timedOut, userInfo: [
                 NSLocalizedDescriptionKey: "The dynamic response for \(request) did not answer within \(timeout) s (HTTPMock's timeout).",
             ])))
         }
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let finished = outcome.withLock { state -> Bool in
-                    if !state.1 { state.0 = continuation }
-                    return state.1
-                }
-                // Finished before the continuation was stored: the result was dropped, so ask again.
-                if finished { continuation.resume(returning: .failure(URLError(.cancelled))) }
-            }
+            await withCheckedContinuation { race.wait($0) }
         } onCancel: {
-            finish(.failure(URLError(.cancelled)))
+            race.finish(.failure(URLError(.cancelled)))
         }
         work.cancel()
         deadline.cancel()
