@@ -249,14 +249,16 @@ enum ResponseWriter {
         let head = HTTPServerResponsePart.head(HTTPResponseHead(
             version: .http1_1, status: HTTPResponseStatus(statusCode: response.statusCode), headers: headers))
         do {
-            if !response.sendsBody {
-                channel.write(head, promise: nil)
-                try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
-            } else if let data = response.body.data, response.bytesPerSecond == nil {
-                let buffer = channel.allocator.buffer(bytes: data)
-                channel.write(head, promise: nil)
-                channel.write(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
-                try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+            if !response.sendsBody || (response.body.data != nil && response.bytesPerSecond == nil) {
+                // One hop to the event loop for the whole response.
+                let body = response.sendsBody ? response.body.data.map { channel.allocator.buffer(bytes: $0) } : nil
+                let written = channel.eventLoop.makePromise(of: Void.self)
+                channel.eventLoop.execute {
+                    channel.write(head, promise: nil)
+                    if let body { channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil) }
+                    channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: written)
+                }
+                try await written.futureResult.get()
             } else {
                 channel.write(head, promise: nil)
                 try await stream(response, on: channel)

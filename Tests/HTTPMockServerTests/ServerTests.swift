@@ -8,8 +8,7 @@ import HTTPMockServer
 import Testing
 
 /// A plain URLSession, not intercepted by HTTPMock: requests really go over loopback. One per
-/// test: a stopped server's port can be picked again by the next test's server, and libcurl
-/// would reuse a pooled connection to the old one (and not retry a POST on it).
+/// test, so no test sees connections another test's (stopped) server left in libcurl's pool.
 func makePlainSession() -> URLSession {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = 10
@@ -302,7 +301,11 @@ struct ServerTests {
     func fileBody() async throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-server-\(UUID().uuidString).bin")
         let size = 3 * 1024 * 1024 + 17
-        try Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: url)
+        let block = Data((0..<256).map { UInt8($0) })
+        var contents = Data(capacity: size)
+        while contents.count + block.count <= size { contents.append(block) }
+        contents.append(block.prefix(size - contents.count))
+        try contents.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         mock.addResponses(forPath: "/file", responses: [.file(url: url)])
         try await serving(mock) { server in
