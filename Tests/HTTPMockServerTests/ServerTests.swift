@@ -17,6 +17,7 @@ func makePlainSession() -> URLSession {
 }
 
 /// Serves `mock` for the duration of `body`, then stops the server.
+@discardableResult
 func serving<T>(_ mock: HTTPMock, impersonating: String? = nil, idleTimeout: TimeInterval = 60,
                 _ body: (HTTPMockServer) async throws -> T) async throws -> T {
     let server = try await mock.startServer(impersonating: impersonating, idleTimeout: idleTimeout)
@@ -258,6 +259,15 @@ struct ServerTests {
         #expect(clients.allSatisfy { $0.text.isEmpty })
         // The port is free again: nothing listens.
         #expect(throws: (any Error).self) { try RawClient(port: port) }
+    }
+
+    @Test("A port in use and bad arguments are errors, not crashes")
+    func startErrors() async throws {
+        try await serving(mock) { server in
+            await #expect(throws: (any Error).self) { try await mock.startServer(port: server.port) }
+        }
+        await #expect(throws: HTTPMockError.self) { try await mock.startServer(port: 70000) }
+        await #expect(throws: HTTPMockError.self) { try await mock.startServer(idleTimeout: 0) }
     }
 
     @Test("Idle connections are closed after idleTimeout")
