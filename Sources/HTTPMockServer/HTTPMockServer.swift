@@ -13,7 +13,7 @@ import NIOPosix
 ///
 /// ```swift
 /// let mock = HTTPMock()
-/// mock.addMock(for: "/users/1", response: .json(["id": 1]))
+/// mock.addResponses(forPath: "/users/1", host: "api.example.com", responses: [.json(#"{"id":1}"#)])
 /// let server = try await mock.startServer(impersonating: "api.example.com")
 /// // GET \(server.baseURL)/users/1 is matched as https://api.example.com/users/1
 /// await server.stop()

@@ -6,8 +6,17 @@ import FoundationNetworking
 // The transport-neutral part of serving one request, for transports other than the
 // URLProtocol (the HTTP server, SPEC §13): resolve through the same registry, report, wait
 // the delay, run a dynamic handler under the instance's timeout, pass through, and hand back
-// what to put on the wire. `Transport/Exchange.swift` still does the same for URLProtocol on
-// its own queues; see `serve(...)` for the parts that are written twice until both use this.
+// what to put on the wire.
+//
+// Written twice until `Transport/Exchange.swift` uses it too (Exchange does the same on the
+// task's work queue with DispatchSource timers): the miss report (`Exchange.report`), the
+// choice of delivery (a dynamic result inherits its handler's), delivery and status validation,
+// the start delay (`defaultDelay` for `.instant`, none for `.never`), the dynamic handler and
+// its deadline (`runDynamic` + `armDeadlines`' instance timeout), passthrough through the
+// instance's session with `Content-Encoding`/`Content-Length` dropped, `Content-Length` and
+// no body for HEAD/1xx/204/304 (`deliver`), and journaling a late outcome. Not shared: redirect
+// following, cookie storage and URLSession's own timeouts, which only the in-process transport
+// does (the server passes 3xx and `Set-Cookie` to its client).
 
 /// What a transport must do with one request.
 package enum ServedAnswer: Sendable {
