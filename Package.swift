@@ -1,14 +1,46 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
+
+/// The HTTP server and its CLI (SPEC §13) live behind the `Server` trait, off by default: every
+/// use of a third-party product is conditioned on it, so a package that depends on HTTPMock
+/// without the trait resolves and builds no package.
+let server: Set<String> = ["Server"]
 
 let package = Package(
     name: "HTTPMock",
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "HTTPMock", targets: ["HTTPMock"]),
+        .library(name: "HTTPMockServer", targets: ["HTTPMockServer"]),
+        .executable(name: "httpmock", targets: ["httpmock"]),
+    ],
+    traits: [
+        .trait(name: "Server", description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1 on SwiftNIO) and the httpmock CLI."),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(name: "HTTPMock"),
+        .target(
+            name: "HTTPMockServer",
+            dependencies: [
+                "HTTPMock",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio", condition: .when(traits: server)),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
+            ]
+        ),
+        .executableTarget(
+            name: "httpmock",
+            dependencies: [
+                "HTTPMock",
+                "HTTPMockServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: server)),
+            ]
+        ),
         .executableTarget(name: "httpmock-demo", dependencies: ["HTTPMock"]),
         .testTarget(
             name: "HTTPMockTests",
@@ -18,6 +50,16 @@ let package = Package(
         ),
         // bstien/HTTPMock's spellings, as its users wrote them (Docs/Migrating.md).
         .testTarget(name: "HTTPMockMigrationTests", dependencies: ["HTTPMock"]),
+        .testTarget(
+            name: "HTTPMockServerTests",
+            dependencies: [
+                "HTTPMock",
+                "HTTPMockServer",
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // Benchmarks for HTTPMock, kept out of the main package so the library has no dependencies.
 // Run from this folder: swift run -c release Benchmarks
 import PackageDescription
@@ -7,7 +7,8 @@ let package = Package(
     name: "HTTPMockBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "HTTPMock", path: ".."),
+        .package(name: "HTTPMock", path: "..", traits: ["Server"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],
     targets: [
@@ -15,7 +16,9 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 .product(name: "HTTPMock", package: "HTTPMock"),
+                .product(name: "HTTPMockServer", package: "HTTPMock"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ],

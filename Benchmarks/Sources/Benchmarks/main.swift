@@ -2,7 +2,7 @@
 //
 //     cd Benchmarks && swift run -c release Benchmarks [section ...]
 //
-// Sections: overhead, routes, instances, largefile, server (default: all).
+// Sections: overhead, routes, instances, largefile, server, httpserver (default: all).
 // Exits 1 when a target is missed.
 import Foundation
 import HTTPMock
@@ -23,6 +23,7 @@ if !profiling, wants("routes") { record(try await RouteScaling.run()) }
 if !profiling, wants("instances") { record(try await Instances.run()) }
 if !profiling, wants("largefile") { record(try await LargeFile.run()) }
 if !profiling, wants("server") { record(try await VersusServer.run()) }
+if !profiling, wants("httpserver") { record(try await ServerVersusHummingbird.run()) }
 
 if !missed.isEmpty {
     print("\nMissed targets: \(missed.joined(separator: ", "))")

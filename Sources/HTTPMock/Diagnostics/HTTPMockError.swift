@@ -46,7 +46,7 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
     /// A sentence naming what was wrong and where.
     public let message: String
 
-    init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }

@@ -1,0 +1,201 @@
+#if Server
+import Foundation
+import HTTPMock
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+
+/// An ``HTTPMock`` instance served over HTTP/1.1 on a loopback socket, for clients that cannot
+/// take a `URLSession`: AsyncHTTPClient, an app under UI test in another process, curl.
+///
+/// The server is a second transport over the same registry: routes, queues, matchers, the
+/// journal, near misses and `verify()` are the instance's own.
+///
+/// ```swift
+/// let mock = HTTPMock()
+/// mock.addResponses(forPath: "/users/1", host: "api.example.com", responses: [.json(#"{"id":1}"#)])
+/// let server = try await mock.startServer(impersonating: "api.example.com")
+/// // GET \(server.baseURL)/users/1 is matched as https://api.example.com/users/1
+/// await server.stop()
+/// ```
+public final class HTTPMockServer: Sendable {
+    /// The server's address, `http://HOST:PORT`, without a trailing slash.
+    public let baseURL: URL
+    /// The port the server listens on (the one picked when `port: 0` was asked).
+    public let port: Int
+    /// The host the server listens on.
+    public let host: String
+
+    private let serverChannel: any Channel
+    private let connections: Connections
+
+    init(host: String, port: Int, serverChannel: any Channel, connections: Connections) {
+        self.host = host
+        self.port = port
+        self.serverChannel = serverChannel
+        self.connections = connections
+        let hostInURL = host.contains(":") ? "[\(host)]" : host
+        self.baseURL = URL(string: "http://\(hostInURL):\(port)")!
+    }
+
+    /// Stops listening and ends every connection, in-flight requests included (their clients
+    /// see the connection close). Returns promptly; calling it again does nothing.
+    public func stop() async {
+        try? await serverChannel.close()
+        await connections.closeAll()
+    }
+
+    deinit {
+        serverChannel.close(promise: nil)
+    }
+}
+
+/// One line per exchange the server answered, for the CLI.
+package struct ServedExchangeRecord: Sendable {
+    package let method: String
+    package let target: String
+    /// The status sent, `nil` when the connection was closed without a response or held.
+    package let statusCode: Int?
+    package let outcome: String
+    package let duration: TimeInterval
+}
+
+extension HTTPMock {
+    /// Serves this instance over HTTP/1.1 (SPEC §13).
+    ///
+    /// A request whose `Host` names the server itself (its address, `localhost`, any port) is
+    /// matched as if sent to `impersonating` (default ``defaultDomain``, over https unless the
+    /// value names a scheme). A request in absolute form (`GET http://api.example.com/x`, as
+    /// sent to a proxy), or whose `Host` names another host, is matched against that host, so
+    /// the server can be a client's HTTP proxy; a `CONNECT host:port` tunnel (not port 443) is
+    /// served as plain HTTP inside.
+    ///
+    /// ```swift
+    /// let server = try await mock.startServer()                 // 127.0.0.1, a free port
+    /// let server = try await mock.startServer(port: 8080, impersonating: "api.example.com")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - host: The address to bind; loopback unless you say otherwise.
+    ///   - port: The port; `0` (the default) picks a free one, see ``HTTPMockServer/port``.
+    ///   - impersonating: The host that requests naming the server are matched as.
+    ///   - idleTimeout: Seconds after which a connection with no request in flight is closed.
+    /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
+    /// - Throws: When the address cannot be bound (a port in use, an unknown host).
+    public func startServer(host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
+                            idleTimeout: TimeInterval = 60) async throws -> HTTPMockServer {
+        try await startServer(host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout, onExchange: nil)
+    }
+
+    /// ``startServer(host:port:impersonating:idleTimeout:)`` with a callback per exchange (the CLI's log).
+    package func startServer(host: String, port: Int, impersonating: String?, idleTimeout: TimeInterval,
+                             onExchange: (@Sendable (ServedExchangeRecord) -> Void)?) async throws -> HTTPMockServer {
+        guard idleTimeout > 0, idleTimeout.isFinite else {
+            throw HTTPMockError(.invalidRegistration, "startServer: idleTimeout must be a finite number of seconds > 0, got \(idleTimeout)")
+        }
+        guard (0...65535).contains(port) else {
+            throw HTTPMockError(.invalidRegistration, "startServer: port must be in 0...65535, got \(port)")
+        }
+        let connections = Connections()
+        let site = ServingSite(mock: self, boundHost: host, impersonating: impersonating, onExchange: onExchange)
+        let idle = TimeAmount.nanoseconds(Int64(idleTimeout * 1_000_000_000))
+        let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 16)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try ConnectionHandler.install(on: channel, site: site, idleTimeout: idle)
+                    connections.add(channel)
+                }
+            }
+        let channel = try await bootstrap.bind(host: host, port: port).get()
+        guard let boundPort = channel.localAddress?.port else {
+            try? await channel.close()
+            throw HTTPMockError(.invalidRegistration, "startServer: the socket bound to \(host):\(port) has no port")
+        }
+        site.setPort(boundPort)
+        return HTTPMockServer(host: host, port: boundPort, serverChannel: channel, connections: connections)
+    }
+}
+
+/// The open connections of one server, so `stop()` can end them.
+final class Connections: Sendable {
+    private let state = NIOLockedValueBox<(channels: [ObjectIdentifier: any Channel], stopped: Bool)>(([:], false))
+
+    func add(_ channel: any Channel) {
+        let id = ObjectIdentifier(channel)
+        let stopped = state.withLockedValue { state -> Bool in
+            if !state.stopped { state.channels[id] = channel }
+            return state.stopped
+        }
+        if stopped {
+            channel.close(promise: nil)
+            return
+        }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            self?.state.withLockedValue { _ = $0.channels.removeValue(forKey: id) }
+        }
+    }
+
+    func closeAll() async {
+        let channels = state.withLockedValue { state -> [any Channel] in
+            state.stopped = true
+            defer { state.channels = [:] }
+            return Array(state.channels.values)
+        }
+        for channel in channels {
+            try? await channel.close()
+        }
+    }
+}
+
+/// What every connection of one server shares: the instance and the names of the server.
+final class ServingSite: Sendable {
+    let mock: HTTPMock
+    let boundHost: String
+    let onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
+    private let impersonating: String?
+    private let boundPort = NIOLockedValueBox(0)
+
+    init(mock: HTTPMock, boundHost: String, impersonating: String?, onExchange: (@Sendable (ServedExchangeRecord) -> Void)?) {
+        self.mock = mock
+        self.boundHost = boundHost
+        self.impersonating = impersonating
+        self.onExchange = onExchange
+    }
+
+    func setPort(_ port: Int) { boundPort.withLockedValue { $0 = port } }
+
+    /// `scheme://host` that requests naming the server are matched as.
+    var impersonatedOrigin: String {
+        let host = impersonating ?? mock.defaultDomain
+        return host.contains("://") ? host : "https://\(host)"
+    }
+
+    /// Whether `hostHeader` (`name[:port]`) names this server.
+    func namesServer(_ hostHeader: String) -> Bool {
+        let name = Self.hostName(of: hostHeader).lowercased()
+        let own = [boundHost.lowercased(), "localhost", "127.0.0.1", "::1"]
+        if own.contains(name) { return true }
+        // Bound to every interface: any address of this machine can be in `Host`, so a
+        // dotted or bracketed address is the server, and a name is a host to impersonate.
+        if boundHost == "0.0.0.0" || boundHost == "::" {
+            return name.allSatisfy { $0.isNumber || $0 == "." } || name.contains(":")
+        }
+        return false
+    }
+
+    /// The host part of `name[:port]` or `[v6]:port`.
+    static func hostName(of hostHeader: String) -> String {
+        if hostHeader.hasPrefix("["), let end = hostHeader.firstIndex(of: "]") {
+            return String(hostHeader[hostHeader.index(after: hostHeader.startIndex)..<end])
+        }
+        if let colon = hostHeader.lastIndex(of: ":"), hostHeader.firstIndex(of: ":") == colon {
+            return String(hostHeader[..<colon])
+        }
+        return hostHeader
+    }
+}
+#endif

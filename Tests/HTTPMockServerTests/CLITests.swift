@@ -1,0 +1,168 @@
+#if Server
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// The built `httpmock` executable, next to the test bundle.
+func httpmockExecutable() throws -> URL {
+    var candidates: [URL] = []
+    if let executable = Bundle.main.executableURL {
+        candidates.append(executable.deletingLastPathComponent())
+    }
+    candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+    candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+    for directory in candidates {
+        var url = directory
+        for _ in 0..<4 {
+            let candidate = url.appendingPathComponent("httpmock")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            url = url.deletingLastPathComponent()
+        }
+    }
+    throw CLITestError("httpmock not found near \(candidates.map(\.path)); build with swift build --build-tests --traits Server")
+}
+
+struct CLITestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A spawned `httpmock`, its output collected as it comes.
+final class RunningCLI: @unchecked Sendable {
+    // @unchecked: `output` is guarded by `lock`; `process` is used by one test.
+    let process = Process()
+    private let lock = NSLock()
+    private var output = Data()
+
+    init(_ arguments: [String], directory: URL) throws {
+        process.executableURL = try httpmockExecutable()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.output.append(data) }
+        }
+        try process.run()
+    }
+
+    var text: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+
+    /// Waits until the output holds `needle`, at most `timeout` seconds.
+    func waitFor(_ needle: String, timeout: TimeInterval = 20) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if text.contains(needle) { return text }
+            if !process.isRunning, !text.contains(needle) {
+                try await Task.sleep(nanoseconds: 100_000_000)
+                if text.contains(needle) { return text }
+                throw CLITestError("httpmock exited (\(process.terminationStatus)) without printing \(needle): \(text)")
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        throw CLITestError("httpmock did not print \(needle) within \(timeout) s: \(text)")
+    }
+
+    /// Waits for the process to exit, killing it after `timeout` seconds; returns its status.
+    func waitForExit(timeout: TimeInterval = 10) async throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        if process.isRunning {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+            throw CLITestError("httpmock did not exit within \(timeout) s: \(text)")
+        }
+        return process.terminationStatus
+    }
+}
+
+/// A mocks folder: GET /ping → "pong" (eternal), POST /users → 201.
+func makeMocksFolder() throws -> URL {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-cli-\(UUID().uuidString)")
+    let ping = root.appendingPathComponent("ping/GET")
+    let users = root.appendingPathComponent("users/POST")
+    try FileManager.default.createDirectory(at: ping, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(at: users, withIntermediateDirectories: true)
+    try Data(#"{"status_code": 200, "response_file": "pong.txt", "lifetime": "eternal"}"#.utf8)
+        .write(to: ping.appendingPathComponent("configuration.json"))
+    try Data("pong".utf8).write(to: ping.appendingPathComponent("pong.txt"))
+    try Data(#"{"status_code": 201}"#.utf8).write(to: users.appendingPathComponent("configuration.json"))
+    return root
+}
+
+@Suite("httpmock CLI, spawned as a real process", .serialized, .timeLimit(.minutes(1)))
+struct CLITests {
+    @Test("serve prints its URL, answers over loopback, logs each exchange and exits 0 on SIGTERM")
+    func serveAndTerminate() async throws {
+        let folder = try makeMocksFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cli = try RunningCLI(["serve", folder.path, "--port", "0"], directory: folder)
+        let started = try await cli.waitFor("serving on http://")
+        let line = try #require(started.split(separator: "\n").first { $0.contains("serving on http://") })
+        let base = try #require(URL(string: String(line[line.range(of: "http://")!.lowerBound...])))
+
+        let session = makePlainSession()
+        let (data, response) = try await session.data(from: base.appendingPathComponent("ping"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self) == "pong")
+        let (_, missing) = try await session.data(from: base.appendingPathComponent("nothing"))
+        #expect((missing as? HTTPURLResponse)?.statusCode == 404)
+
+        let log = try await cli.waitFor("GET /nothing 404")
+        #expect(log.contains("GET /ping 200"))
+        #expect(log.contains("No mock for GET"))  // the near-miss report of the miss
+        kill(cli.process.processIdentifier, SIGTERM)
+        #expect(try await cli.waitForExit() == 0)
+    }
+
+    @Test("configuration.json sets the delay; a flag wins over it; SIGINT exits 0")
+    func configurationFile() async throws {
+        let folder = try makeMocksFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // ./configuration.json of the working directory, which is not the mocks folder.
+        let workingDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workingDirectory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: workingDirectory) }
+        try Data(#"{"hostname": "127.0.0.1", "port": 0, "delay": 0.4, "log_level": "INFO"}"#.utf8)
+            .write(to: workingDirectory.appendingPathComponent("configuration.json"))
+        let cli = try RunningCLI(["serve", folder.path, "--log-level", "CRITICAL"], directory: workingDirectory)
+        let started = try await cli.waitFor("serving on http://")
+        let line = try #require(started.split(separator: "\n").first { $0.contains("serving on http://") })
+        let base = try #require(URL(string: String(line[line.range(of: "http://")!.lowerBound...])))
+        let start = Date()
+        let (data, _) = try await makePlainSession().data(from: base.appendingPathComponent("ping"))
+        #expect(String(decoding: data, as: UTF8.self) == "pong")
+        #expect(Date().timeIntervalSince(start) >= 0.4)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(!cli.text.contains("GET /ping"))  // CRITICAL from the flag, not INFO from the file
+        kill(cli.process.processIdentifier, SIGINT)
+        #expect(try await cli.waitForExit() == 0)
+    }
+
+    @Test("routes and its alias endpoints list the folder's routes; bad input is a clear error")
+    func routes() async throws {
+        let folder = try makeMocksFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for command in ["routes", "endpoints"] {
+            let cli = try RunningCLI([command, folder.path], directory: folder)
+            #expect(try await cli.waitForExit() == 0)
+            #expect(cli.text.contains("GET"))
+            #expect(cli.text.contains("/ping"))
+            #expect(cli.text.contains("POST"))
+        }
+        let missing = try RunningCLI(["serve", folder.appendingPathComponent("absent").path], directory: folder)
+        #expect(try await missing.waitForExit() != 0)
+        #expect(missing.text.contains("absent"))
+        let har = try RunningCLI(["serve", folder.path, "--har", "x.har"], directory: folder)
+        #expect(try await har.waitForExit() != 0)
+        #expect(har.text.contains("not yet supported"))
+    }
+}
+#endif
