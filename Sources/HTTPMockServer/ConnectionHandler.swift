@@ -189,6 +189,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 case .respond: "responded"
                 case .close(let reason): "closed: \(reason)"
                 case .hold: "held (.never)"
+                case .cut(_, let afterBytes): "cut after \(afterBytes) body bytes (.connectionLost)"
+                case .events: "event stream"
                 }
                 onExchange(ServedExchangeRecord(
                     method: method, target: head.uri, statusCode: statusCode, outcome: outcome,
@@ -237,17 +239,72 @@ enum ResponseWriter {
         case .respond(let response):
             await write(response, on: channel, keepAlive: keepAlive)
             return response.statusCode
+        case .cut(let response, let afterBytes):
+            await cut(response, afterBytes: afterBytes, on: channel)
+            return response.statusCode
+        case .events(let response, let source, let request):
+            await stream(source, head: response, for: request, on: channel, keepAlive: keepAlive)
+            return response.statusCode
         }
     }
 
-    private static func write(_ response: ServedResponse, on channel: any Channel, keepAlive: Bool) async {
+    private static func head(of response: WireResponse, keepAlive: Bool) -> HTTPServerResponsePart {
         var headers = NIOHTTP1.HTTPHeaders()
         for (name, value) in response.headers {
             headers.add(name: name, value: value)
         }
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        let head = HTTPServerResponsePart.head(HTTPResponseHead(
-            version: .http1_1, status: HTTPResponseStatus(statusCode: response.statusCode), headers: headers))
+        return .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.statusCode), headers: headers))
+    }
+
+    /// `.fault(.connectionLost(afterBytes:))`: the head (with the full `Content-Length`), the
+    /// first `afterBytes` bytes of the body, then the connection closes mid-body.
+    private static func cut(_ response: WireResponse, afterBytes: Int, on channel: any Channel) async {
+        do {
+            channel.write(head(of: response, keepAlive: false), promise: nil)
+            if afterBytes > 0, response.sendsBody {
+                var reader = try response.body.reader()
+                defer { reader.close() }
+                let bytes = try reader.next(afterBytes)
+                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: bytes)))).get()
+            } else {
+                channel.flush()
+            }
+        } catch {}
+        try? await channel.close()
+    }
+
+    /// `.eventStream`: the head without a length (NIO frames the body as chunked), then one
+    /// chunk per event, written and flushed when its time comes; a dynamic stream's events as
+    /// its sequence yields them. Closing the connection cancels the task and ends the stream.
+    private static func stream(_ source: MockResponse.EventSource, head response: WireResponse, for request: MockRequest,
+                               on channel: any Channel, keepAlive: Bool) async {
+        @Sendable func send(_ event: ServerSentEvent) async -> Bool {
+            guard !Task.isCancelled else { return false }
+            let chunk = HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: event.framed)))
+            return (try? await channel.writeAndFlush(chunk).get()) != nil
+        }
+        do {
+            try await channel.writeAndFlush(head(of: response, keepAlive: keepAlive)).get()
+            switch source.kind {
+            case .fixed(let events, let interval):
+                for (index, event) in events.enumerated() {
+                    if index > 0, interval > 0 { try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000)) }
+                    guard await send(event) else { return }
+                }
+            case .sequence(let handler):
+                try await handler.run(request, MockResponse.EventSink(send: send))
+            }
+            try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+        } catch {
+            try? await channel.close()
+            return
+        }
+        if !keepAlive { try? await channel.close() }
+    }
+
+    private static func write(_ response: WireResponse, on channel: any Channel, keepAlive: Bool) async {
+        let head = head(of: response, keepAlive: keepAlive)
         do {
             if !response.sendsBody || (response.body.data != nil && response.bytesPerSecond == nil) {
                 // One hop to the event loop for the whole response.
@@ -274,7 +331,7 @@ enum ResponseWriter {
     /// Streams a file or throttled body. Each chunk is written only when the previous one has
     /// left for the socket (back-pressure: at most one chunk in memory), and at a throttled
     /// rate not before its time.
-    private static func stream(_ response: ServedResponse, on channel: any Channel) async throws {
+    private static func stream(_ response: WireResponse, on channel: any Channel) async throws {
         var reader = try response.body.reader()
         defer { reader.close() }
         let rate = response.bytesPerSecond

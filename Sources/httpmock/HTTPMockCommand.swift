@@ -28,12 +28,31 @@ private func mocksFolder(_ folder: String?, requestsFolder: String?) throws -> U
     return URL(fileURLWithPath: path, isDirectory: true)
 }
 
-private func loadedMock(from folder: URL) throws -> HTTPMock {
+private func loadedMock(from folder: URL?, har: [String] = [], fileDirectories: [String] = []) throws -> HTTPMock {
     let mock = HTTPMock()
-    do {
-        try mock.loadMocks(from: folder)
-    } catch {
-        throw ValidationError("Could not load the mocks in \(folder.path): \(error.message)")
+    func message(_ error: any Error) -> String { (error as? HTTPMockError)?.message ?? "\(error)" }
+    if let folder {
+        do {
+            try mock.loadMocks(from: folder)
+        } catch {
+            throw ValidationError("Could not load the mocks in \(folder.path): \(message(error))")
+        }
+    }
+    for path in har {
+        do {
+            try mock.loadHAR(from: URL(fileURLWithPath: path))
+        } catch {
+            throw ValidationError("Could not load the HAR archive \(path): \(message(error))")
+        }
+    }
+    if !fileDirectories.isEmpty {
+        do {
+            // One call for every directory: the first that holds a file answers. Mock routes are
+            // more specific than `/**` and win.
+            try mock.serveFiles(from: fileDirectories.map { URL(fileURLWithPath: $0, isDirectory: true) }, at: "/", host: "**")
+        } catch {
+            throw ValidationError("Could not serve the files of \(fileDirectories.joined(separator: ", ")): \(message(error))")
+        }
     }
     return mock
 }
@@ -73,13 +92,13 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Bind every interface (0.0.0.0) instead of loopback.")
     var useAnyAddr = false
 
-    @Option(help: "HAR files to replay (not yet supported).")
+    @Option(help: "A HAR 1.2 archive to replay (repeatable): every entry a route, identical requests in recorded order.")
     var har: [String] = []
 
+    @Option(help: "A directory of static files served by path for GET (repeatable; the first that holds the file answers).")
+    var fileDir: [String] = []
+
     func run() async throws {
-        guard har.isEmpty else {
-            throw ValidationError("--har is not yet supported by this version of httpmock: serve a mocks folder instead.")
-        }
         let file = try ServerConfiguration.load(explicitPath: configuration)
         let levelName = (logLevel ?? file.logLevel ?? "INFO").uppercased()
         guard let level = LogLevel(rawValue: levelName) else {
@@ -90,7 +109,10 @@ struct Serve: AsyncParsableCommand {
         let delay = self.delay ?? file.delay ?? 0
         guard delay >= 0, delay.isFinite else { throw ValidationError("--delay must be a number of seconds ≥ 0, got \(delay).") }
 
-        let mock = try loadedMock(from: try mocksFolder(folder, requestsFolder: requestsFolder))
+        // The current folder is read as a mocks folder only when nothing else is given to serve.
+        let servesFolder = folder != nil || requestsFolder != nil || (har.isEmpty && fileDir.isEmpty)
+        let mock = try loadedMock(from: servesFolder ? try mocksFolder(folder, requestsFolder: requestsFolder) : nil,
+                                  har: har, fileDirectories: fileDir)
         mock.defaultDelay = delay
         mock.logHandler = { event in
             if !event.isMatched, level.printsMisses { say(event.nearMissReport ?? "\(event)") }

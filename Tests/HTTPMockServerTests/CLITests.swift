@@ -162,7 +162,53 @@ struct CLITests {
         #expect(missing.text.contains("absent"))
         let har = try RunningCLI(["serve", folder.path, "--har", "x.har"], directory: folder)
         #expect(try await har.waitForExit() != 0)
-        #expect(har.text.contains("not yet supported"))
+        #expect(har.text.contains("Could not load the HAR archive x.har"))
+    }
+
+    @Test("serve --har replays an archive in recorded order and --file-dir serves static files")
+    func serveHARAndFiles() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-cli-har-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = folder.appendingPathComponent("static")
+        try FileManager.default.createDirectory(at: files.appendingPathComponent("css"), withIntermediateDirectories: true)
+        try Data("body { }".utf8).write(to: files.appendingPathComponent("css/site.css"))
+        func entry(_ text: String) -> String {
+            """
+            {"startedDateTime": "2026-11-23T10:00:00.000Z", "time": 1,
+             "request": {"method": "GET", "url": "http://api.example.com/poll", "httpVersion": "HTTP/1.1",
+                         "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
+             "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+                          "headers": [{"name": "Content-Type", "value": "text/plain"}], "cookies": [],
+                          "content": {"size": \(text.utf8.count), "mimeType": "text/plain", "text": "\(text)"},
+                          "redirectURL": "", "headersSize": -1, "bodySize": \(text.utf8.count)},
+             "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
+            """
+        }
+        let archive = folder.appendingPathComponent("session.har")
+        try Data(#"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#.utf8
+                 + Data([entry("first"), entry("second")].joined(separator: ",").utf8) + Data("]}}".utf8))
+            .write(to: archive)
+
+        let cli = try RunningCLI(["serve", "--har", archive.path, "--file-dir", files.path, "--impersonate", "api.example.com"],
+                                 directory: folder)
+        let started = try await cli.waitFor("serving on http://")
+        let line = try #require(started.split(separator: "\n").first { $0.contains("serving on http://") })
+        let base = try #require(URL(string: String(line[line.range(of: "http://")!.lowerBound...])))
+        let session = makePlainSession()
+        var bodies: [String] = []
+        for _ in 0..<3 {
+            let (data, _) = try await session.data(from: base.appendingPathComponent("poll"))
+            bodies.append(String(decoding: data, as: UTF8.self))
+        }
+        #expect(bodies == ["first", "second", "second"])  // recorded order, the last one eternal
+        let (css, response) = try await session.data(from: base.appendingPathComponent("css/site.css"))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: css, as: UTF8.self) == "body { }")
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/css") == true)
+        let (_, traversal) = try await session.data(from: URL(string: base.absoluteString + "/%2E%2E/session.har")!)
+        #expect((traversal as? HTTPURLResponse).map { (400..<500).contains($0.statusCode) } == true)
+        kill(cli.process.processIdentifier, SIGTERM)
+        #expect(try await cli.waitForExit() == 0)
     }
 }
 #endif

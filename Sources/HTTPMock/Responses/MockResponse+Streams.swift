@@ -111,31 +111,32 @@ extension MockResponse {
 
     /// The events of an event-stream body: a transport-neutral description that the in-process
     /// transport (and a server) turns into timed writes.
-    struct EventSource: Sendable, Equatable {
-        enum Kind: Sendable {
+    package struct EventSource: Sendable, Equatable {
+        package enum Kind: Sendable {
             case fixed([ServerSentEvent], interval: TimeInterval)
             case sequence(EventSequenceHandler)
         }
 
-        let kind: Kind
+        package let kind: Kind
         /// Identity for `Equatable`: two sources are equal only if they are the same source.
         private let identity = EventSourceIdentity()
 
         init(_ kind: Kind) { self.kind = kind }
 
-        static func == (lhs: EventSource, rhs: EventSource) -> Bool { lhs.identity === rhs.identity }
+        package static func == (lhs: EventSource, rhs: EventSource) -> Bool { lhs.identity === rhs.identity }
     }
 
     /// Runs a dynamic event stream, handing every event to the sink; stops when the sink
     /// returns `false`. Kept in a struct for the reason of ``DynamicHandler``.
-    struct EventSequenceHandler: Sendable {
-        let run: @Sendable (MockRequest, EventSink) async throws -> Void
+    package struct EventSequenceHandler: Sendable {
+        package let run: @Sendable (MockRequest, EventSink) async throws -> Void
     }
 
     /// Where a dynamic stream's events go: `send` returns once the event was handed to the
     /// client, `false` when the request is over (cancelled, timed out) and the stream must stop.
-    struct EventSink: Sendable {
-        let send: @Sendable (ServerSentEvent) async -> Bool
+    package struct EventSink: Sendable {
+        package let send: @Sendable (ServerSentEvent) async -> Bool
+        package init(send: @escaping @Sendable (ServerSentEvent) async -> Bool) { self.send = send }
     }
 }
 

@@ -21,17 +21,23 @@ import FoundationNetworking
 /// What a transport must do with one request.
 package enum ServedAnswer: Sendable {
     /// Send this response.
-    case respond(ServedResponse)
+    case respond(WireResponse)
     /// Close the connection without a response: a `.failure` response, the `.fail` and
     /// `.failTest` policies, an invalid response, a failing or timed-out dynamic handler.
     case close(reason: String)
     /// Never answer (`.never`): hold the connection until the client or the transport ends it.
     case hold
+    /// Send the head and the first `afterBytes` bytes of the body, then close the connection
+    /// (`.fault(.connectionLost(afterBytes:))`).
+    case cut(WireResponse, afterBytes: Int)
+    /// Send the head (chunked), then each event as its own chunk when its time comes
+    /// (`.eventStream`); `request` is what a dynamic stream is computed from.
+    case events(WireResponse, MockResponse.EventSource, request: MockRequest)
 }
 
 /// A response ready for the wire: status, header fields (with `Content-Length` when the
 /// status allows a body), the body and its pace.
-package struct ServedResponse: Sendable {
+package struct WireResponse: Sendable {
     package let statusCode: Int
     package let headers: [(name: String, value: String)]
     package let body: ServedBody
@@ -54,7 +60,7 @@ package struct ServedBody: Sendable {
     /// The whole body when it is in memory, `nil` for a file (stream it with ``reader()``).
     package var data: Data? {
         switch source {
-        case .none: return Data()
+        case .none, .events: return Data()  // events are written one by one (`ServedAnswer.events`)
         case .data(let data): return data
         case .file: return nil
         }
@@ -98,13 +104,13 @@ extension HTTPMock {
         }
         let request = MockRequest(method: HTTPMethod(method), url: url, headers: fields, body: body)
         let resolution = registry.resolve(request)
-        report(resolution)
+        await report(resolution)
         let served = ServedRun(registry: registry, journalID: resolution.journalID, settings: resolution.settings.value)
         return await served.answer(resolution.response, to: resolution.request, inherited: nil, outcomePending: false)
     }
 
     /// Tells the log handler, and XCTest at once for a `.failTest` miss (as `Exchange.report`).
-    private func report(_ resolution: Resolution) {
+    private func report(_ resolution: Resolution) async {
         let route: String?
         switch resolution.answer {
         case .matched(let matched, _):
@@ -116,22 +122,32 @@ extension HTTPMock {
                 registry.markReported(journalID: resolution.journalID)
             }
         }
-        resolution.settings.value.logHandler?.handle(HTTPMockEvent(
-            request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport))
+        guard let handler = resolution.settings.value.logHandler, route == nil || !handler.ignoresMatches else { return }
+        let event = HTTPMockEvent(
+            request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport)
+        // On the instance's own log queue, as for in-process requests: events stay in order, and
+        // the request goes on once its event was handled.
+        let logQueue = registry.logQueue
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            logQueue.async {
+                handler.handle(event)
+                done.resume()
+            }
+        }
     }
 }
 
-/// The first of several results (a handler's answer, its deadline, a cancellation), handed to
-/// one waiter whether it arrives before or after the waiter.
-private final class FirstResult: Sendable {
+/// The first of several results (a handler's answer, its deadline, a cancellation; a gate's
+/// release or a cancellation), handed to one waiter whether it arrives before or after the waiter.
+private final class FirstResult<Value: Sendable>: Sendable {
     private struct State {
-        var result: Result<MockResponse, any Error>?
-        var waiter: CheckedContinuation<Result<MockResponse, any Error>, Never>?
+        var result: Value?
+        var waiter: CheckedContinuation<Value, Never>?
     }
     private let state = Locked(State())
 
-    func finish(_ result: Result<MockResponse, any Error>) {
-        let waiter = state.withLock { state -> CheckedContinuation<Result<MockResponse, any Error>, Never>? in
+    func finish(_ result: Value) {
+        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
             guard state.result == nil else { return nil }
             state.result = result
             defer { state.waiter = nil }
@@ -140,8 +156,8 @@ private final class FirstResult: Sendable {
         waiter?.resume(returning: result)
     }
 
-    func wait(_ continuation: CheckedContinuation<Result<MockResponse, any Error>, Never>) {
-        let ready = state.withLock { state -> Result<MockResponse, any Error>? in
+    func wait(_ continuation: CheckedContinuation<Value, Never>) {
+        let ready = state.withLock { state -> Value? in
             if state.result == nil { state.waiter = continuation }
             return state.result
         }
@@ -172,6 +188,9 @@ private struct ServedRun: Sendable {
             }
         }
         if case .never = delivery.kind { return .hold }
+        if case .held(let gate) = delivery.kind, !(await Self.waitForRelease(of: gate)) {
+            return fail(URLError(.cancelled))
+        }
         let delay = delivery.startDelay ?? settings.defaultDelay
         if delay > 0 {
             do {
@@ -193,8 +212,52 @@ private struct ServedRun: Sendable {
             return await passthrough(request, rate: rate)
         case .http(let http):
             let headers = http.preparedHeaderFields.map { HTTPHeaders($0) } ?? http.effectiveHeaders
+            if case .events(let source) = http.body {
+                var fields = headers
+                fields["Content-Length"] = nil
+                if outcomePending { registry.recordOutcome(journalID: journalID, statusCode: http.status.code, error: nil) }
+                record(statusCode: http.status.code, headers: fields, body: http.body)
+                return .events(WireResponse(statusCode: http.status.code, headers: fields.map { ($0.name, $0.value) },
+                                            body: ServedBody(.none, size: 0), sendsBody: true, bytesPerSecond: nil),
+                               source, request: request)
+            }
             return respond(status: http.status, headers: headers, body: http.body, to: request, rate: rate, outcomePending: outcomePending)
+        case .fault(let fault, let head):
+            switch fault.kind {
+            case .emptyResponse, .malformedResponse:
+                // Over the socket both end the connection before a status line; garbage bytes for
+                // `.malformedResponse` are not written yet (the HTTP encoder owns the channel).
+                return .close(reason: "\(fault)")
+            case .connectionLost(let afterBytes):
+                let headers = head.preparedHeaderFields.map { HTTPHeaders($0) } ?? head.effectiveHeaders
+                guard case .respond(let response) = respond(status: head.status, headers: headers, body: head.body, to: request,
+                                                            rate: rate, outcomePending: outcomePending) else {
+                    return .close(reason: "\(fault)")
+                }
+                return .cut(response, afterBytes: afterBytes)
+            }
         }
+    }
+
+    /// Waits until `gate` is released; `false` when the calling task was cancelled first
+    /// (the connection closed), and the gate forgets the waiter.
+    static func waitForRelease(of gate: ResponseGate) async -> Bool {
+        let race = FirstResult<Bool>()
+        let token = Locked<Int?>(nil)
+        return await withTaskCancellationHandler {
+            let waiting = gate.whenReleased { race.finish(true) }
+            token.withLock { $0 = waiting }
+            return await withCheckedContinuation { race.wait($0) }
+        } onCancel: {
+            race.finish(false)
+            if let waiting = token.withLock({ $0 }) { gate.cancelWaiting(waiting) }
+        }
+    }
+
+    /// Keeps what the client is sent in the journal, for `exportHAR`.
+    private func record(statusCode: Int, headers: HTTPHeaders, body: MockResponse.Body) {
+        registry.recordServed(journalID: journalID, ServedResponse(
+            statusCode: statusCode, headerFields: headers.dictionary, body: body, date: Date()))
     }
 
     private func respond(status: HTTPStatus, headers: HTTPHeaders, body: MockResponse.Body, to request: MockRequest,
@@ -210,7 +273,8 @@ private struct ServedRun: Sendable {
             fields["Content-Length"] = String(source.size)
         }
         if outcomePending { registry.recordOutcome(journalID: journalID, statusCode: status.code, error: nil) }
-        return .respond(ServedResponse(
+        record(statusCode: status.code, headers: fields, body: body)
+        return .respond(WireResponse(
             statusCode: status.code, headers: fields.map { ($0.name, $0.value) }, body: ServedBody(body, size: source.size),
             sendsBody: !status.forbidsBody && request.method != .head && source.size > 0, bytesPerSecond: rate))
     }
@@ -223,7 +287,7 @@ private struct ServedRun: Sendable {
     /// Runs a dynamic handler; gives up after `timeout` seconds (the handler's task is
     /// cancelled, and its late answer dropped). As `Exchange.runDynamic` with its deadline.
     static func run(_ handler: DynamicHandler, for request: MockRequest, timeout: TimeInterval) async -> Result<MockResponse, any Error> {
-        let race = FirstResult()
+        let race = FirstResult<Result<MockResponse, any Error>>()
         let work = Task {
             do {
                 race.finish(.success(try await handler.handler(request)))
