@@ -191,6 +191,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 case .hold: "held (.never)"
                 case .cut(_, let afterBytes): "cut after \(afterBytes) body bytes (.connectionLost)"
                 case .events: "event stream"
+                case .garbage: "closed after bytes that are not HTTP (.malformedResponse)"
                 }
                 onExchange(ServedExchangeRecord(
                     method: method, target: head.uri, statusCode: statusCode, outcome: outcome,
@@ -242,6 +243,9 @@ enum ResponseWriter {
         case .cut(let response, let afterBytes):
             await cut(response, afterBytes: afterBytes, on: channel)
             return response.statusCode
+        case .garbage:
+            writeGarbage(on: channel)
+            return nil
         case .events(let response, let source, let request):
             await stream(source, head: response, for: request, on: channel, keepAlive: keepAlive)
             return response.statusCode
@@ -255,6 +259,23 @@ enum ResponseWriter {
         }
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
         return .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.statusCode), headers: headers))
+    }
+
+    /// What `.fault(.malformedResponse)` sends instead of a status line.
+    static let garbage = "HTTPMock \u{0}\u{1}\u{2} not an HTTP response\r\n\r\n"
+
+    /// `.fault(.malformedResponse)`: bytes that are not HTTP, then close. They are written from
+    /// the HTTP encoder's place in the pipeline, so they reach the socket as they are.
+    private static func writeGarbage(on channel: any Channel) {
+        channel.eventLoop.execute {
+            guard let encoder = try? channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+                channel.close(promise: nil)
+                return
+            }
+            encoder.writeAndFlush(NIOAny(channel.allocator.buffer(string: garbage))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        }
     }
 
     /// `.fault(.connectionLost(afterBytes:))`: the head (with the full `Content-Length`), the

@@ -92,6 +92,19 @@ struct StreamingServerTests {
         }
     }
 
+    @Test("malformedResponse sends bytes that are not HTTP, then closes; URLSession fails")
+    func malformedResponse() async throws {
+        mock.addResponses(forPath: "/bad", responses: [.fault(.malformedResponse, lifetime: .multiple(2))])
+        try await serving(mock) { server in
+            let raw = try await rawExchange(port: server.port, "GET /bad HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(raw.hasPrefix("HTTPMock "))
+            #expect(!raw.hasPrefix("HTTP/1."))
+            await #expect(throws: (any Error).self) {
+                _ = try await makePlainSession().data(from: server.baseURL.appendingPathComponent("bad"))
+            }
+        }
+    }
+
     @Test("emptyResponse closes the connection before any status line")
     func emptyResponse() async throws {
         mock.addResponses(forPath: "/empty", responses: [.fault(.emptyResponse)])

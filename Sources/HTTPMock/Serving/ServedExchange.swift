@@ -30,6 +30,8 @@ package enum ServedAnswer: Sendable {
     /// Send the head and the first `afterBytes` bytes of the body, then close the connection
     /// (`.fault(.connectionLost(afterBytes:))`).
     case cut(WireResponse, afterBytes: Int)
+    /// Write bytes that are not HTTP, then close (`.fault(.malformedResponse)`).
+    case garbage
     /// Send the head (chunked), then each event as its own chunk when its time comes
     /// (`.eventStream`); `request` is what a dynamic stream is computed from.
     case events(WireResponse, MockResponse.EventSource, request: MockRequest)
@@ -224,10 +226,10 @@ private struct ServedRun: Sendable {
             return respond(status: http.status, headers: headers, body: http.body, to: request, rate: rate, outcomePending: outcomePending)
         case .fault(let fault, let head):
             switch fault.kind {
-            case .emptyResponse, .malformedResponse:
-                // Over the socket both end the connection before a status line; garbage bytes for
-                // `.malformedResponse` are not written yet (the HTTP encoder owns the channel).
+            case .emptyResponse:
                 return .close(reason: "\(fault)")
+            case .malformedResponse:
+                return .garbage
             case .connectionLost(let afterBytes):
                 let headers = head.preparedHeaderFields.map { HTTPHeaders($0) } ?? head.effectiveHeaders
                 guard case .respond(let response) = respond(status: head.status, headers: headers, body: head.body, to: request,
