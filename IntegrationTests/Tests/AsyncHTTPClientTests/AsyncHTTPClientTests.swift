@@ -49,6 +49,45 @@ struct AsyncHTTPClientTests {
         #expect(mock.recordedRequests.map { $0.request.url.absoluteString } == ["https://api.example.com/users/7"])
     }
 
+    @Test("A server-sent event stream reaches AsyncHTTPClient's streaming body event by event")
+    func serverSentEvents() async throws {
+        let events = (1...4).map { ServerSentEvent(data: #"{"delta":"part \#($0)"}"#, event: "message", id: "\($0)") }
+        mock.addResponses(forPath: "/stream", responses: [.eventStream(events, interval: 0.25)])
+        try await withServer { server, client in
+            let started = ContinuousClock.now
+            let response = try await client.execute(HTTPClientRequest(url: server.baseURL.absoluteString + "/stream"), timeout: .seconds(20))
+            #expect(response.status == .ok)
+            #expect(response.headers.first(name: "content-type") == "text/event-stream")
+            // Parse the stream as an SSE consumer does: lines, an event ends at a blank line.
+            var pending = ""
+            var received: [(id: String, data: String, at: Duration)] = []
+            var id = "", data = ""
+            for try await chunk in response.body {
+                pending += String(buffer: chunk)
+                while let newline = pending.firstIndex(of: "\n") {
+                    let line = String(pending[..<newline])
+                    pending.removeSubrange(...newline)
+                    if line.isEmpty {
+                        received.append((id, data, ContinuousClock.now - started))
+                        id = ""
+                        data = ""
+                    } else if line.hasPrefix("id: ") {
+                        id = String(line.dropFirst(4))
+                    } else if line.hasPrefix("data: ") {
+                        data = String(line.dropFirst(6))
+                    }
+                }
+            }
+            #expect(received.map(\.id) == ["1", "2", "3", "4"])
+            #expect(received.last?.data == #"{"delta":"part 4"}"#)
+            // The first event arrived before the last one was sent (3 intervals later): lower
+            // bounds only, the machine may be slow.
+            if received.count == 4 {
+                #expect(received[3].at - received[0].at >= .milliseconds(700))
+            }
+        }
+    }
+
     @Test("As the client's proxy (CONNECT tunnel), the server answers every registered host")
     func proxyMode() async throws {
         mock.addResponses(forPath: "/a", host: "one.example", responses: [.plaintext("one")])
