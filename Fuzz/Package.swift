@@ -16,7 +16,7 @@ let package = Package(
         .executableTarget(name: "FuzzPatterns", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
         .executableTarget(name: "FuzzMatchers", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
         .executableTarget(name: "FuzzConfiguration", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
-        // FuzzHAR: add here when the HAR reader (SPEC §14) exists — see README.md.
+        .executableTarget(name: "FuzzHAR", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
     ],
     swiftLanguageModes: [.v6]
 )
