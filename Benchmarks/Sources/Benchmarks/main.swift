@@ -2,7 +2,7 @@
 //
 //     cd Benchmarks && swift run -c release Benchmarks [section ...]
 //
-// Sections: overhead, routes, instances, largefile, server, httpserver (default: all).
+// Sections: overhead, routes, instances, largefile, server, httpserver, replay (default: all).
 // Exits 1 when a target is missed.
 import Foundation
 import HTTPMock
@@ -24,6 +24,7 @@ if !profiling, wants("instances") { record(try await Instances.run()) }
 if !profiling, wants("largefile") { record(try await LargeFile.run()) }
 if !profiling, wants("server") { record(try await VersusServer.run()) }
 if !profiling, wants("httpserver") { record(try await ServerVersusHummingbird.run()) }
+if !profiling, wants("replay") { record(try await Replay.run()) }
 
 if !missed.isEmpty {
     print("\nMissed targets: \(missed.joined(separator: ", "))")
