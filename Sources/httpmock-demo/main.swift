@@ -76,6 +76,19 @@ mock.addResponses(forPath: "/search", host: "api.example.com", query: ["q": "off
 guard let baseURL = URL(string: "https://api.example.com") else { exit(1) }
 let client = UsersClient(session: mock.urlSession, baseURL: baseURL)
 
+/// An error as a person reads it: FoundationNetworking prints a `URLError` as
+/// `Error Domain=NSURLErrorDomain Code=-1009 "(null)"`.
+func readable(_ error: any Error) -> String {
+    guard let urlError = error as? URLError else { return "\(error)" }
+    let names: [URLError.Code: String] = [
+        .notConnectedToInternet: "notConnectedToInternet", .cannotFindHost: "cannotFindHost",
+        .timedOut: "timedOut", .resourceUnavailable: "resourceUnavailable", .cancelled: "cancelled",
+    ]
+    let name = names[urlError.code].map { "URLError.\($0)" } ?? "URLError"
+    let message = (urlError.userInfo[NSLocalizedDescriptionKey] as? String).map { ": \($0)" } ?? ""
+    return "\(name) (\(urlError.code.rawValue))\(message)"
+}
+
 var failures = 0
 @MainActor func exchange(_ title: String, expectFailure: Bool = false, _ body: () async throws -> String) async {
     do {
@@ -83,7 +96,7 @@ var failures = 0
         print("\(expectFailure ? "✗" : "✓") \(title) -> \(result)")
         if expectFailure { failures += 1 }
     } catch {
-        print("\(expectFailure ? "✓" : "✗") \(title) -> error: \(error)")
+        print("\(expectFailure ? "✓" : "✗") \(title) -> error: \(readable(error))")
         if !expectFailure { failures += 1 }
     }
 }

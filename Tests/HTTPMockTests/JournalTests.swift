@@ -28,6 +28,8 @@ struct JournalTests {
         #expect(try journal[0].request.decode(Person.self) == Person(name: "Ada"))
         #expect(journal[0].date >= before)
         #expect((journal[1].error as? URLError)?.code == .timedOut)
+        // Read as a person reads it, not `Error Domain=NSURLErrorDomain Code=-1001 "(null)"`.
+        #expect(journal[1].description == "GET https://api.example.com/down -> error: URLError.timedOut (-1001) via ANY api.example.com/down")
         #expect(journal[1].statusCode == nil)
         #expect(journal[2].isMatched == false)
         #expect(journal[2].statusCode == 404)

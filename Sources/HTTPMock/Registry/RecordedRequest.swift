@@ -34,7 +34,7 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     var served: ServedResponse?
 
     public var description: String {
-        let outcome = statusCode.map { "\($0)" } ?? error.map { "error: \($0)" } ?? "no answer"
+        let outcome = statusCode.map { "\($0)" } ?? error.map { "error: \(ReadableError.describe($0))" } ?? "no answer"
         return "\(request) -> \(outcome)" + (route.map { " via \($0)" } ?? " (unmatched)")
     }
 }
