@@ -46,3 +46,25 @@ extension HTTPMock {
         FileHandle.standardError.write(Data((event.description + "\n").utf8))
     }
 }
+
+extension Registry {
+    /// What both transports do once a request is resolved: a `.failTest` miss is reported to
+    /// XCTest at once; returns the log handler to call and its event, if any (the caller runs it
+    /// on ``logQueue``).
+    func report(_ resolution: Resolution) -> (LogHandler, HTTPMockEvent)? {
+        let route: String?
+        switch resolution.answer {
+        case .matched(let matched, _):
+            route = matched
+        case .unmatched(let policy):
+            route = nil
+            if case .failTest = policy.kind, let report = resolution.nearMissReport,
+               Reporter.reportMissNow(report, at: creationLocation) {
+                markReported(journalID: resolution.journalID)
+            }
+        }
+        guard let handler = resolution.settings.value.logHandler, route == nil || !handler.ignoresMatches else { return nil }
+        return (handler, HTTPMockEvent(
+            request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport))
+    }
+}

@@ -8,8 +8,9 @@ import FoundationNetworking
 // the delay, run a dynamic handler under the instance's timeout, pass through, and hand back
 // what to put on the wire.
 //
-// Written twice until `Transport/Exchange.swift` uses it too (Exchange does the same on the
-// task's work queue with DispatchSource timers): the miss report (`Exchange.report`), the
+// Shared with `Transport/Exchange*.swift`: resolution (`Registry.resolve`) and the miss report
+// with its log event (`Registry.report`). Still written twice until the in-process transport
+// uses this file too (it does the same on the task's work queue with DispatchSource timers): the
 // choice of delivery (a dynamic result inherits its handler's), delivery and status validation,
 // the start delay (`defaultDelay` for `.instant`, none for `.never`), the dynamic handler and
 // its deadline (`runDynamic` + `armDeadlines`' instance timeout), passthrough through the
@@ -111,24 +112,11 @@ extension HTTPMock {
         return await served.answer(resolution.response, to: resolution.request, inherited: nil, outcomePending: false)
     }
 
-    /// Tells the log handler, and XCTest at once for a `.failTest` miss (as `Exchange.report`).
+    /// Tells the log handler, and XCTest at once for a `.failTest` miss, as for in-process
+    /// requests: on the instance's own log queue (events stay in order), and the request goes on
+    /// once its event was handled.
     private func report(_ resolution: Resolution) async {
-        let route: String?
-        switch resolution.answer {
-        case .matched(let matched, _):
-            route = matched
-        case .unmatched(let policy):
-            route = nil
-            if case .failTest = policy.kind, let report = resolution.nearMissReport,
-               Reporter.reportMissNow(report, at: registry.creationLocation) {
-                registry.markReported(journalID: resolution.journalID)
-            }
-        }
-        guard let handler = resolution.settings.value.logHandler, route == nil || !handler.ignoresMatches else { return }
-        let event = HTTPMockEvent(
-            request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport)
-        // On the instance's own log queue, as for in-process requests: events stay in order, and
-        // the request goes on once its event was handled.
+        guard let (handler, event) = registry.report(resolution) else { return }
         let logQueue = registry.logQueue
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             logQueue.async {

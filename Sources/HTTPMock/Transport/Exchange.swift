@@ -90,7 +90,7 @@ final class Exchange: @unchecked Sendable {
             state.journalID = resolution.journalID
             if hop == 0 { state.settings = resolution.settings }
         }
-        guard let (handler, event) = report(resolution) else {
+        guard let (handler, event) = registry.report(resolution) else {
             serve(resolution.response, to: resolution.request, hop: hop, inherited: nil)
             return
         }
@@ -113,23 +113,6 @@ final class Exchange: @unchecked Sendable {
 
     var settings: InstanceSettings { state.withLock { $0.settings }.value }
 
-    /// Reports a `.failTest` miss to XCTest at once; returns the log handler to call, if any.
-    private func report(_ resolution: Resolution) -> (LogHandler, HTTPMockEvent)? {
-        let route: String?
-        switch resolution.answer {
-        case .matched(let matched, _):
-            route = matched
-        case .unmatched(let policy):
-            route = nil
-            if case .failTest = policy.kind, let report = resolution.nearMissReport,
-               Reporter.reportMissNow(report, at: registry.creationLocation) {
-                registry.markReported(journalID: resolution.journalID)
-            }
-        }
-        guard let handler = resolution.settings.value.logHandler, route == nil || !handler.ignoresMatches else { return nil }
-        return (handler, HTTPMockEvent(
-            request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport))
-    }
 
     /// Serves `response`. `inherited` is the delivery of a dynamic response whose handler
     /// produced this one.

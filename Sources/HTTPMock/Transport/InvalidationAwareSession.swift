@@ -6,7 +6,7 @@ import FoundationNetworking
 /// Making `HTTPMock.urlSession` survive a user's `finishTasksAndInvalidate()` /
 /// `invalidateAndCancel()` (common in `tearDown`).
 ///
-/// FoundationNetworking kills the process (`fatalError("Session invalidated")`) when a task is
+/// FoundationNetworking kills the process (a fatal error, "Session invalidated") when a task is
 /// created on an invalidated session, and it sets its `invalidated` flag asynchronously on the
 /// session's work queue, so neither reflection nor the delegate's `didBecomeInvalidWithError`
 /// can tell in time that the session handed out next must be a new one. What is synchronous is
