@@ -34,10 +34,10 @@ struct CancellationTests {
     @Test("cancelling a task while its delay is pending fails it with .cancelled and journals that")
     func cancelPendingDelay() async throws {
         let mock = HTTPMock()
-        mock.addResponses(forPath: "/slow", responses: [.plaintext("late", delivery: .delayed(5))])
+        mock.addResponses(forPath: "/slow", responses: [.plaintext("late", delivery: .delayed(30))])
         let start = Date()
         let outcome = await Self.run(mock, "/slow", cancelWhenJournaled: true)
-        #expect(Date().timeIntervalSince(start) < 4)
+        #expect(Date().timeIntervalSince(start) < 20)  // far from the 30 s delay, generous under ThreadSanitizer
         #expect(throws: URLError.self) { try outcome.get() }
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .cancelled)
     }
@@ -45,14 +45,14 @@ struct CancellationTests {
     @Test("cancelling the Swift Task awaiting data(for:) cancels the request")
     func cancelSwiftTask() async throws {
         let mock = HTTPMock()
-        mock.addResponses(forPath: "/slow", responses: [.plaintext("late", delivery: .delayed(5))])
+        mock.addResponses(forPath: "/slow", responses: [.plaintext("late", delivery: .delayed(30))])
         let request = Task { try await mock.urlSession.reply("https://example.com/slow") }
         await Self.waitUntilJournaled(mock, "/slow")
         try await Task.sleep(nanoseconds: 50_000_000)
         request.cancel()
         let start = Date()
         let outcome = await request.result
-        #expect(Date().timeIntervalSince(start) < 4)
+        #expect(Date().timeIntervalSince(start) < 20)  // far from the 30 s delay, generous under ThreadSanitizer
         #expect(throws: (any Error).self) { try outcome.get() }
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .cancelled)
     }
