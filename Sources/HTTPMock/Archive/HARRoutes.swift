@@ -16,11 +16,12 @@ enum HARRoutes {
         var positions: [String: Int] = [:]
         let ignoredQuery = matching.ignoredQueryItems.union(redaction.queryItemNames)
         let matchedHeaders = matching.headerNames
+        let fileName = (file as NSString).lastPathComponent
         for (index, entry) in entries.enumerated() {
             // Reports name the archive and the entry ("checkout.har log.entries[3]:4"; the line is
             // the entry's number, as the file's own lines are not known after decoding).
             let location = SourceLocation(
-                fileID: "\((file as NSString).lastPathComponent) log.entries[\(index)]",
+                fileID: "\(fileName) log.entries[\(index)]",
                 filePath: "\(file): log.entries[\(index)]", line: index + 1, column: 1)
             // The reader accepted only absolute http(s) URLs with a host.
             guard let components = HARURL(entry.request.url) else { continue }
@@ -86,7 +87,7 @@ enum HARRoutes {
 
     /// The path as a route pattern that matches only itself: pattern characters are escaped.
     static func escapedPath(_ path: String) -> String {
-        guard path.contains("*") || path.contains(":") else { return path.isEmpty ? "/" : path }
+        guard path.containsBytes(of: "*") || path.containsBytes(of: ":") else { return path.isEmpty ? "/" : path }
         return path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
             var segment = segment.replacingOccurrences(of: "*", with: "%2A")
             if segment.hasPrefix(":") { segment = "%3A" + segment.dropFirst() }

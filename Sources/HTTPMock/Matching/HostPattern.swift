@@ -59,7 +59,7 @@ struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     /// - Throws: a message naming what was received and what is wrong with it.
     static func parse(_ raw: String) throws(PatternError) -> HostPattern {
         var text = raw
-        if text.contains("%") {
+        if text.containsBytes(of: "%") {
             guard let decoded = text.removingPercentEncoding else {
                 throw PatternError("host \"\(raw)\" holds a % that is not percent-encoding")
             }
@@ -104,10 +104,10 @@ struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         if let bad = label.unicodeScalars.first(where: { !isAllowed($0) }) {
             throw PatternError("host \"\(raw)\": \(describe(bad)) cannot appear in a host name (label \"\(label)\")")
         }
-        if label.contains("**") {
+        if label.containsBytes(of: "**") {
             throw PatternError("host \"\(raw)\": \"\(label)\" is not a pattern; ** stands alone as a whole label (one or more labels), and * inside a label is one glob wildcard")
         }
-        if label.contains("*") {
+        if label.containsBytes(of: "*") {
             guard label.unicodeScalars.allSatisfy(\.isASCII) else {
                 throw PatternError("host \"\(raw)\": a label with * must be ASCII; write the rest of \"\(label)\" in its punycode (xn--) form")
             }

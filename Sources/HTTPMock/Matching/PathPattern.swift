@@ -82,9 +82,9 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
                     throw PatternError("path \"\(path)\": parameter \":\(name)\" appears twice")
                 }
                 segments.append(.parameter(name))
-            } else if raw.contains("**") {
+            } else if raw.containsBytes(of: "**") {
                 throw PatternError("path \"\(path)\": \"\(raw)\" is not a pattern; ** stands alone as a whole segment (any number of segments), * inside a segment is one glob wildcard, and %2A is a literal *")
-            } else if raw.contains("*") {
+            } else if raw.containsBytes(of: "*") {
                 let pieces = raw.split(separator: "*", omittingEmptySubsequences: false).map { String($0).removingPercentEncodingIfValid }
                 segments.append(.glob(SegmentGlob(pieces: pieces)))
             } else {

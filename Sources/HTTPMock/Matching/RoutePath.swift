@@ -124,7 +124,7 @@ enum RouteHost {
 extension String {
     /// The percent-decoded string, or `self` when it is not valid percent-encoding.
     var removingPercentEncodingIfValid: String {
-        guard contains("%") else { return self }
+        guard containsBytes(of: "%") else { return self }
         return removingPercentEncoding ?? self
     }
 }
