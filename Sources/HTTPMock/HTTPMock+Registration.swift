@@ -34,6 +34,10 @@ extension HTTPMock {
     ///   - scenario: The scenario state the route needs (``ScenarioState``); while the scenario
     ///     is in another state the route is not a candidate. `nil`: any state.
     ///   - responses: The responses to queue, in order.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public func addResponses(
         forPath path: String,
         host: String? = nil,
@@ -63,7 +67,7 @@ extension HTTPMock {
     /// }
     /// ```
     ///
-    /// Same rules as ``addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)``.
+    /// Same rules as ``addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)-(_,_,_,[String:MatchValue]?,_,[String:MatchValue]?,_,_,_,_,_,_,_,_)``.
     public func addResponses(
         forPath path: String,
         host: String? = nil,

@@ -11,7 +11,7 @@ public struct RouteComponent: Sendable {
     let kind: Kind
 }
 
-/// Builds the top level of ``HTTPMock/registerResponses(fileID:filePath:line:column:_:)``:
+/// Builds the top level of ``HTTPMock/registerResponses(fileID:filePath:line:column:_:)-method``:
 /// `Host { … }` blocks, and `Path { … }` blocks for the instance's `defaultDomain`.
 @resultBuilder
 public enum RegistrationBuilder: RouteComponentBuilder {

@@ -35,6 +35,10 @@ extension MockResponse {
     ///   - headers: Response headers.
     ///   - lifetime: How many requests it answers.
     ///   - delivery: When the stream starts.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public static func eventStream(
         _ events: [ServerSentEvent],
         interval: TimeInterval = 0,
@@ -219,6 +223,10 @@ extension MockResponse {
     ///   - headers: Its headers.
     ///   - lifetime: How many requests it answers.
     ///   - delivery: When the fault happens.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public static func fault(
         _ fault: Fault,
         body: Data? = nil,
