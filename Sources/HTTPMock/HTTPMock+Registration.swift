@@ -9,7 +9,7 @@ extension HTTPMock {
     ///
     /// Responses are served first in, first out, each as often as its ``Lifetime`` says. When
     /// several routes match, the most specific one that still has a response answers
-    /// (Docs/Matching.md has the precedence rules).
+    /// (<doc:Matching> has the precedence rules).
     /// Registering the same route again appends to its queue. A mistake (a malformed host or
     /// path, an invalid status, a response that could not be built) is reported as a test
     /// failure at this call site (or the response factory's) and nothing is registered.

@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-// SPEC §11, the promises that can be proved inside the test process. Docs/Guarantees.md lists
+// SPEC §11, the promises that can be proved inside the test process. Sources/HTTPMock/HTTPMock.docc/Guarantees.md lists
 // which test proves which promise.
 
 @Suite("Trust: no network for other schemes")

@@ -20,7 +20,7 @@ extension MockResponse {
     /// `interval` seconds after the previous, then the stream ends. Delegate-driven tasks
     /// (`URLSessionDataDelegate`) receive each event in its own `didReceive data` call when
     /// its time comes; `data(for:)` and completion-handler tasks receive the whole stream when
-    /// it ends, because FoundationNetworking keeps only their last chunk (see Docs/Streams.md).
+    /// it ends, because FoundationNetworking keeps only their last chunk (see <doc:Streams>).
     /// `Content-Type: text/event-stream` and `Cache-Control: no-cache` are set unless `headers`
     /// sets them; there is no `Content-Length`. Every event resets the request's timeout, so a
     /// stream stalls into `URLError(.timedOut)` only when one `interval` exceeds it.
@@ -179,7 +179,7 @@ extension MockResponse {
 
         /// The server closes the connection without sending anything: the request fails with
         /// `URLError(.networkConnectionLost)` and no response, as FoundationNetworking reports an
-        /// empty reply from a real server (see Docs/Streams.md).
+        /// empty reply from a real server (see <doc:Streams>).
         public static let emptyResponse = Fault(kind: .emptyResponse)
 
         public var description: String {

@@ -1,7 +1,7 @@
 import Foundation
 
 // bstien/HTTPMock's spellings (its public API of October 2025), so code written against it
-// compiles unchanged. Each deprecated one says what to write instead; Docs/Migrating.md maps
+// compiles unchanged. Each deprecated one says what to write instead; Sources/HTTPMock/HTTPMock.docc/Migrating.md maps
 // them all.
 
 extension MockResponse {
