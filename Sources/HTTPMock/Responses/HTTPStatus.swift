@@ -20,6 +20,7 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
         self.code = value
     }
 
+    /// The numeric code (`404`).
     public var description: String { "\(code)" }
 
     /// Whether this is a code HTTP allows (`100...599`).

@@ -182,6 +182,7 @@ extension MockResponse {
         /// empty reply from a real server (see <doc:Streams>).
         public static let emptyResponse = Fault(kind: .emptyResponse)
 
+        /// The fault as written in Swift (`.connectionLost(afterBytes: 100)`).
         public var description: String {
             switch kind {
             case .connectionLost(let bytes): return ".connectionLost(afterBytes: \(bytes))"

@@ -429,6 +429,7 @@ struct DynamicHandler: Sendable {
 // MARK: - Description
 
 extension MockResponse: CustomStringConvertible {
+    /// A one-line summary of the response: its kind, status and body.
     public var description: String {
         switch payload {
         case .http(let http):
