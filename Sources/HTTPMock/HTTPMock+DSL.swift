@@ -18,7 +18,7 @@ extension HTTPMock {
     /// ```
     ///
     /// Each `Path` with responses becomes one route, exactly as
-    /// ``addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)``
+    /// ``addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)-(_,_,_,[String:MatchValue]?,_,[String:MatchValue]?,_,_,_,_,_,_,_,_)``
     /// would register it (same queues, same precedence). A `Path` at the top level uses
     /// ``defaultDomain``. Builders accept `if`, `switch`, `for` and `#available`.
     /// The whole tree is validated first: if any part of it has a mistake, every mistake is

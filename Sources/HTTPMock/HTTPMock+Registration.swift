@@ -9,7 +9,7 @@ extension HTTPMock {
     ///
     /// Responses are served first in, first out, each as often as its ``Lifetime`` says. When
     /// several routes match, the most specific one that still has a response answers
-    /// (Docs/Matching.md has the precedence rules).
+    /// (<doc:Matching> has the precedence rules).
     /// Registering the same route again appends to its queue. A mistake (a malformed host or
     /// path, an invalid status, a response that could not be built) is reported as a test
     /// failure at this call site (or the response factory's) and nothing is registered.
@@ -34,6 +34,10 @@ extension HTTPMock {
     ///   - scenario: The scenario state the route needs (``ScenarioState``); while the scenario
     ///     is in another state the route is not a candidate. `nil`: any state.
     ///   - responses: The responses to queue, in order.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public func addResponses(
         forPath path: String,
         host: String? = nil,
@@ -63,7 +67,7 @@ extension HTTPMock {
     /// }
     /// ```
     ///
-    /// Same rules as ``addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)``.
+    /// Same rules as ``addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)-(_,_,_,[String:MatchValue]?,_,[String:MatchValue]?,_,_,_,_,_,_,_,_)``.
     public func addResponses(
         forPath path: String,
         host: String? = nil,

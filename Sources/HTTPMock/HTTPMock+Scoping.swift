@@ -35,7 +35,7 @@ public func withHTTPMock<Result>(
     }
 }
 
-/// The synchronous form of ``withHTTPMock(fileID:filePath:line:column:_:)-async``.
+/// The synchronous form of ``withHTTPMock(fileID:filePath:line:column:_:)-nla7``.
 @discardableResult
 public func withHTTPMock<Result>(
     fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,

@@ -10,7 +10,7 @@ extension HTTPMock {
     /// ```
     ///
     /// Files are looked up when each request arrives (a file added later is served), streamed
-    /// like ``MockResponse/file(url:status:headers:lifetime:delivery:fileID:filePath:line:column:)``
+    /// like ``MockResponse/file(url:status:headers:lifetime:delivery:fileID:filePath:line:column:)-(_,_,HTTPHeaders,_,_,_,_,_,_)``
     /// bodies, with the `Content-Type` of their extension. A path with no file (or a folder)
     /// gets `404`. A path that would leave the directory — a `..` or `.` segment, encoded or
     /// not, an encoded `/`, a symbolic link to something outside — gets `403` and never a file
@@ -22,6 +22,10 @@ extension HTTPMock {
     ///   - directory: The directory to serve.
     ///   - path: The path prefix (literal, no patterns); `/` serves the directory at the root.
     ///   - host: The host; `nil` means ``defaultDomain``, `"**"` any host.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     /// - Throws: ``HTTPMockError`` (`.invalidRegistration`) if `directory` is not a readable
     ///   directory, `path` is not a literal path or files are already served at `path` on
     ///   `host`; nothing is registered then.
@@ -46,6 +50,10 @@ extension HTTPMock {
     ///   - directories: The directories, searched in order; at least one.
     ///   - path: The path prefix (literal, no patterns).
     ///   - host: The host; `nil` means ``defaultDomain``, `"**"` any host.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     /// - Throws: ``HTTPMockError`` (`.invalidRegistration`), registering nothing.
     public func serveFiles(
         from directories: [URL], at path: String = "/", host: String? = nil,

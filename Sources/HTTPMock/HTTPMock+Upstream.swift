@@ -1,7 +1,8 @@
 import Foundation
 
 // bstien/HTTPMock's instance API (October 2025), so code written against it compiles
-// unchanged. Each deprecated spelling says what to write instead; Docs/Migrating.md maps them.
+// unchanged. Each deprecated spelling says what to write instead; the Migrating article
+// (Sources/HTTPMock/HTTPMock.docc/Migrating.md) maps them.
 
 extension HTTPMock {
     /// The session `.passthrough` requests (by ``unmockedPolicy`` or by

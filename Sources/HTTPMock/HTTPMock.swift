@@ -60,9 +60,14 @@ public final class HTTPMock: Sendable {
 
     /// A new, empty instance.
     ///
-    /// - Parameter passthroughSession: the session `.passthrough` requests (by policy or by
-    ///   ``MockResponse/passthrough(lifetime:delivery:)``) are sent with; `nil` (the default)
-    ///   means a plain ephemeral session without HTTPMock.
+    /// - Parameters:
+    ///   - passthroughSession: the session `.passthrough` requests (by policy or by
+    ///     ``MockResponse/passthrough(lifetime:delivery:)``) are sent with; `nil` (the default)
+    ///     means a plain ephemeral session without HTTPMock.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public init(
         passthroughSession: URLSession? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column

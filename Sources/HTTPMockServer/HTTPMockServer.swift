@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// An ``HTTPMock`` instance served over HTTP/1.1 on a loopback socket, for clients that cannot
+/// An `HTTPMock` instance served over HTTP/1.1 on a loopback socket, for clients that cannot
 /// take a `URLSession`: AsyncHTTPClient, an app under UI test in another process, curl.
 ///
 /// The server is a second transport over the same registry: routes, queues, matchers, the
@@ -64,7 +64,7 @@ extension HTTPMock {
     /// Serves this instance over HTTP/1.1 (SPEC §13).
     ///
     /// A request whose `Host` names the server itself (its address, `localhost`, any port) is
-    /// matched as if sent to `impersonating` (default ``defaultDomain``, over https unless the
+    /// matched as if sent to `impersonating` (default `defaultDomain`, over https unless the
     /// value names a scheme). A request in absolute form (`GET http://api.example.com/x`, as
     /// sent to a proxy), or whose `Host` names another host, is matched against that host, so
     /// the server can be a client's HTTP proxy; a `CONNECT host:port` tunnel (not port 443) is

@@ -130,7 +130,7 @@ struct AlignedDefaultsTests {
         #expect(mock.requests(where: { _ in true }).count == 4)
     }
 
-    @Test("the route string names the method, host, path, query and matchers (as Docs/GettingStarted.md shows)")
+    @Test("the route string names the method, host, path, query and matchers (as GettingStarted.md shows)")
     func routeString() async throws {
         mock.addResponses(forPath: "/login", host: "api.example.com", method: .post, query: ["q": "swift"],
                           headers: ["X-Trace": .any], body: .jsonContains(["user": "alice"]), where: { _ in true },

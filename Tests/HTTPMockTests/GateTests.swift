@@ -180,7 +180,7 @@ struct GateTests {
     }
 }
 
-// The worked example of Docs/Streams.md, as written there.
+// The worked example of Sources/HTTPMock/HTTPMock.docc/Streams.md, as written there.
 
 @MainActor final class ProfileModel {
     private(set) var isLoading = false
@@ -197,7 +197,7 @@ struct GateTests {
     }
 }
 
-@Suite("Docs/Streams.md worked example", .serialized)
+@Suite("HTTPMock.docc/Streams.md worked example", .serialized)
 struct SpinnerExampleTests {
     @Test @MainActor func showsTheSpinnerWhileTheProfileLoads() async throws {
         let mock = HTTPMock()

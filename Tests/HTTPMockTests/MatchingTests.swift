@@ -39,7 +39,7 @@ struct MatchingTests {
         #expect(entry.route == "ANY example.com/users/:userID/posts/:postID")
     }
 
-    @Test("precedence through a real session: the worked table of Docs/Matching.md")
+    @Test("precedence through a real session: the worked table of HTTPMock.docc/Matching.md")
     func precedenceTable() async throws {
         mock.registerResponses {
             Host("api.example.com") {

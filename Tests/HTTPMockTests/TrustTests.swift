@@ -5,8 +5,8 @@ import Testing
 import Glibc
 #endif
 
-// SPEC §11, the promises that can be proved inside the test process. Docs/Guarantees.md lists
-// which test proves which promise.
+// SPEC §11, the promises that can be proved inside the test process. The Guarantees article
+// (Sources/HTTPMock/HTTPMock.docc/Guarantees.md) lists which test proves which promise.
 
 @Suite("Trust: no network for other schemes")
 struct TrustSchemeTests {

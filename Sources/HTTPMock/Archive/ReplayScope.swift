@@ -132,6 +132,10 @@ struct ReplayScope: Sendable {
 ///   - matching: How requests match archived ones; see ``HARMatching``.
 ///   - redaction: What recording removes; redacted query items match any value on replay.
 ///   - body: The code under test.
+///   - fileID: The call site, for error reports; leave the default.
+///   - filePath: The call site, for error reports; leave the default.
+///   - line: The call site, for error reports; leave the default.
+///   - column: The call site, for error reports; leave the default.
 @discardableResult
 public func withHTTPMock<Result>(
     replaying name: String, in directory: URL? = nil, matching: HARMatching = [], redacting redaction: Redaction = .default,

@@ -19,6 +19,10 @@ public struct Host: Sendable {
     /// - Parameters:
     ///   - name: The host, compared case-insensitively; may name a port (`localhost:8080`).
     ///   - content: `Headers` and `Path` blocks.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public init(
         _ name: String,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,

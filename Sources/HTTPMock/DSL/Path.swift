@@ -37,6 +37,10 @@ public struct Path: Sendable {
     ///   - predicate: Any other condition on the request.
     ///   - scenario: The scenario state this path's responses need (``ScenarioState``).
     ///   - content: Responses, `Headers` and nested `Path` blocks.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public init(
         _ path: String,
         method: HTTPMethod? = nil,

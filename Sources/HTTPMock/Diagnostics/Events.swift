@@ -9,6 +9,7 @@ public struct HTTPMockEvent: Sendable, CustomStringConvertible {
     /// For an unmatched request, why nothing matched.
     public let nearMissReport: String?
 
+    /// The log line: the request and the route that matched it, or the near-miss report.
     public var description: String {
         if let route { return "HTTPMock: \(request) matched \(route)" }
         return "HTTPMock: " + (nearMissReport ?? "No mock for \(request)")

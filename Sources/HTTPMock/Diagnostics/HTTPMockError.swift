@@ -38,6 +38,7 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
         /// `waitForRequest` or `waitForRequests` timed out before what it awaited arrived.
         public static let timedOutWaiting = Code(kind: .timedOutWaiting)
 
+        /// The code's name (`invalidRegistration`).
         public var description: String { "\(kind)" }
     }
 
@@ -51,5 +52,6 @@ public struct HTTPMockError: Error, CustomStringConvertible, Sendable, Equatable
         self.message = message
     }
 
+    /// The ``message``.
     public var description: String { message }
 }

@@ -32,6 +32,9 @@ public struct HTTPMockReplayTrait: TestTrait, TestScoping {
     let matching: HARMatching
     let redaction: Redaction
 
+    /// Runs the test with ``HTTPMock/HTTPMock/current`` set to an instance that replays the archive
+    /// (or records it, as `HTTPMOCK_RECORD` says); when the test ends, writes the archive or
+    /// reports the requests it lacks.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

@@ -156,8 +156,10 @@ final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
 /// }   // an unmatched request or an unrequested response fails the test here
 /// ```
 public struct HTTPMockTrait: TestTrait, SuiteTrait, TestScoping {
+    /// Applied to a suite, the trait reaches every test in it.
     public var isRecursive: Bool { true }
 
+    /// Runs each test with ``HTTPMock/HTTPMock/current`` set to a fresh instance, then verifies it.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

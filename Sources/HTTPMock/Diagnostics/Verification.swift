@@ -6,6 +6,7 @@ public struct PendingResponse: Sendable, Hashable, CustomStringConvertible {
     /// `.multiple(n)` response counts once until all its uses are served.
     public let count: Int
 
+    /// The route and how many responses it still holds (`GET api.example.com/users: 2 pending`).
     public var description: String { "\(route): \(count) pending" }
 }
 

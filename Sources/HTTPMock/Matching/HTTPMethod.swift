@@ -21,14 +21,23 @@ public struct HTTPMethod: Hashable, Sendable, ExpressibleByStringLiteral, Custom
 
     public var description: String { rawValue }
 
+    /// `GET`.
     public static let get: HTTPMethod = "GET"
+    /// `POST`.
     public static let post: HTTPMethod = "POST"
+    /// `PUT`.
     public static let put: HTTPMethod = "PUT"
+    /// `PATCH`.
     public static let patch: HTTPMethod = "PATCH"
+    /// `DELETE`.
     public static let delete: HTTPMethod = "DELETE"
+    /// `HEAD`.
     public static let head: HTTPMethod = "HEAD"
+    /// `OPTIONS`.
     public static let options: HTTPMethod = "OPTIONS"
+    /// `TRACE`.
     public static let trace: HTTPMethod = "TRACE"
+    /// `CONNECT`.
     public static let connect: HTTPMethod = "CONNECT"
 
     /// Whether the name is an HTTP token (RFC 9110 §5.6.2), so a request can carry it.

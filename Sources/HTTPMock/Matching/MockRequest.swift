@@ -52,7 +52,7 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// The header fields, names case-insensitive.
     public var headers: HTTPHeaders { storage.headers }
     /// The body, whether it came from `httpBody`, `httpBodyStream` or an upload task; `nil` when
-    /// there was none (or when FoundationNetworking hid it, see Docs/LinuxNotes.md).
+    /// there was none (or when FoundationNetworking hid it, see <doc:LinuxNotes>).
     public var body: Data? { storage.body }
     /// The query items, percent-decoded, repeated keys kept in order.
     public var queryItems: [URLQueryItem] { storage.queryItems }

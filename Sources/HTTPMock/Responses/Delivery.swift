@@ -76,6 +76,7 @@ public struct Delivery: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The delivery as written in Swift (`.delayed(0.5)`).
     public var description: String {
         switch kind {
         case .instant: return ".instant"

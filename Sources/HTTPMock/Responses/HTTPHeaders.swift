@@ -99,6 +99,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         return result
     }
 
+    /// The fields in order, `[Name: value, …]`.
     public var description: String {
         "[" + fields.map { "\($0.name): \($0.value)" }.joined(separator: ", ") + "]"
     }

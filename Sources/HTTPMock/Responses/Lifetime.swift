@@ -19,6 +19,7 @@ public struct Lifetime: Hashable, Sendable, CustomStringConvertible {
     /// Serves every request from now on; responses queued behind it are unreachable.
     public static let eternal = Lifetime(uses: nil)
 
+    /// The lifetime as written in Swift (`.single`, `.multiple(3)`, `.eternal`).
     public var description: String {
         switch uses {
         case nil: return ".eternal"

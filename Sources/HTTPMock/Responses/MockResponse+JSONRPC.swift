@@ -29,6 +29,10 @@ extension MockResponse {
     ///   - encoder: Encodes `result`; by default a `JSONEncoder` with ISO 8601 dates.
     ///   - lifetime: How many requests it answers.
     ///   - delivery: When it is delivered.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public static func jsonRPC<Result: Encodable>(
         result: Result,
         encoder: JSONEncoder = .httpMockDefault(),

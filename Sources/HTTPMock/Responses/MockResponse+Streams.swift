@@ -20,7 +20,7 @@ extension MockResponse {
     /// `interval` seconds after the previous, then the stream ends. Delegate-driven tasks
     /// (`URLSessionDataDelegate`) receive each event in its own `didReceive data` call when
     /// its time comes; `data(for:)` and completion-handler tasks receive the whole stream when
-    /// it ends, because FoundationNetworking keeps only their last chunk (see Docs/Streams.md).
+    /// it ends, because FoundationNetworking keeps only their last chunk (see <doc:Streams>).
     /// `Content-Type: text/event-stream` and `Cache-Control: no-cache` are set unless `headers`
     /// sets them; there is no `Content-Length`. Every event resets the request's timeout, so a
     /// stream stalls into `URLError(.timedOut)` only when one `interval` exceeds it.
@@ -35,6 +35,10 @@ extension MockResponse {
     ///   - headers: Response headers.
     ///   - lifetime: How many requests it answers.
     ///   - delivery: When the stream starts.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public static func eventStream(
         _ events: [ServerSentEvent],
         interval: TimeInterval = 0,
@@ -175,9 +179,10 @@ extension MockResponse {
 
         /// The server closes the connection without sending anything: the request fails with
         /// `URLError(.networkConnectionLost)` and no response, as FoundationNetworking reports an
-        /// empty reply from a real server (see Docs/Streams.md).
+        /// empty reply from a real server (see <doc:Streams>).
         public static let emptyResponse = Fault(kind: .emptyResponse)
 
+        /// The fault as written in Swift (`.connectionLost(afterBytes: 100)`).
         public var description: String {
             switch kind {
             case .connectionLost(let bytes): return ".connectionLost(afterBytes: \(bytes))"
@@ -219,6 +224,10 @@ extension MockResponse {
     ///   - headers: Its headers.
     ///   - lifetime: How many requests it answers.
     ///   - delivery: When the fault happens.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public static func fault(
         _ fault: Fault,
         body: Data? = nil,

@@ -3,7 +3,7 @@ import Foundation
 /// One answer to one request: an HTTP response with a body, or a transport failure.
 ///
 /// Build responses with the factories (`.encodable`, `.json`, `.plaintext`, `.data`, `.empty`,
-/// `.file`, `.failure`, …) and queue them with ``HTTPMock/addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)``.
+/// `.file`, `.failure`, …) and queue them with ``HTTPMock/addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)-(_,_,_,[String:MatchValue]?,_,[String:MatchValue]?,_,_,_,_,_,_,_,_)``.
 /// Every factory takes, after its value, `status:`, `headers:`, `lifetime:` and `delivery:`.
 ///
 /// ```swift
@@ -161,6 +161,10 @@ extension MockResponse {
     ///   - lifetime: How many requests it answers.
     ///   - delivery: When it is delivered.
     ///
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     /// If `value` fails to encode, registering the response records a test failure at this
     /// call site naming the type and the encoder's error, and registers nothing.
     public static func encodable<Value: Encodable>(
@@ -425,6 +429,7 @@ struct DynamicHandler: Sendable {
 // MARK: - Description
 
 extension MockResponse: CustomStringConvertible {
+    /// A one-line summary of the response: its kind, status and body.
     public var description: String {
         switch payload {
         case .http(let http):

@@ -53,6 +53,7 @@ public final class ResponseGate: Sendable, Hashable, CustomStringConvertible {
     /// How many responses are held by this gate right now (waiting, not timed out or cancelled).
     public var heldCount: Int { state.withLock { $0.waiting.count } }
 
+    /// Whether the gate is released, or how many responses it holds.
     public var description: String {
         let (open, held) = state.withLock { ($0.isOpen, $0.waiting.count) }
         return open ? "ResponseGate(released)" : "ResponseGate(closed, holding \(held))"

@@ -44,6 +44,7 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
         return text + "\n"
     }
 
+    /// The event as it goes on the wire: ``framed``.
     public var description: String { framed }
 
     /// What makes this event impossible to frame, or `nil`.

@@ -77,6 +77,10 @@ extension MockResponse {
     ///   - headers: Response headers.
     ///   - lifetime: How many requests it answers.
     ///   - delivery: When it is delivered.
+    ///   - fileID: The call site, for error reports; leave the default.
+    ///   - filePath: The call site, for error reports; leave the default.
+    ///   - line: The call site, for error reports; leave the default.
+    ///   - column: The call site, for error reports; leave the default.
     public static func template(
         _ template: String,
         contentType: String? = nil,

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// The `URLProtocol` that answers an instance's requests from its registry.
 ///
 /// It only decides where a request goes; ``Exchange`` carries it out. FoundationNetworking
-/// rules both follow (Docs/LinuxNotes.md has the evidence):
+/// rules both follow (Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md has the evidence):
 /// - every client call happens on the task's own serial work queue;
 /// - nothing reaches the client after the request finished or after `stopLoading`;
 /// - a response is always sent before finishing;
