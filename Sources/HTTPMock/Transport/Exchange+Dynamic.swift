@@ -10,7 +10,7 @@ extension Exchange {
 
     func runDynamic(_ handler: DynamicHandler, for request: MockRequest, hop: Int, delivery: Delivery) {
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to run a dynamic response; see Docs/LinuxNotes.md"))
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to run a dynamic response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
             return
         }
         state.withLock { $0.outcomePending = true }

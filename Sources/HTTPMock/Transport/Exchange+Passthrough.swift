@@ -10,7 +10,7 @@ extension Exchange {
 
     func runPassthrough(_ request: MockRequest) {
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to pass the request through; see Docs/LinuxNotes.md"))
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to pass the request through; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
             return
         }
         state.withLock { $0.outcomePending = true }

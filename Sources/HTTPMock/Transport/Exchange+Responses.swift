@@ -88,7 +88,7 @@ extension Exchange {
                 return
             }
             guard let workQueue, let delegateQueue = session?.delegateQueue else {
-                fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream its body; see Docs/LinuxNotes.md"))
+                fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream its body; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
                 return
             }
             let stream = ChunkStream(

@@ -27,7 +27,7 @@ extension Exchange {
             return
         }
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream events; see Docs/LinuxNotes.md"))
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream events; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
             return
         }
         let incremental = reportsToDelegate

@@ -20,7 +20,7 @@ extension Exchange {
             return
         }
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to delay the response; see Docs/LinuxNotes.md"))
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to delay the response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
             return
         }
         armDeadlines()

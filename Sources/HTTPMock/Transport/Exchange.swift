@@ -156,7 +156,7 @@ final class Exchange: @unchecked Sendable {
             return
         }
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to hold the response; see Docs/LinuxNotes.md"))
+            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to hold the response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
             return
         }
         armDeadlines()
