@@ -12,10 +12,12 @@ struct DiagnosticsTests {
 
     @Test("the near-miss report names the closest routes and, per field, why each did not match")
     func nearMissReport() async throws {
-        let line = #line + 1
+        let searchLine = #line + 1
         mock.addResponses(forPath: "/search", host: "api.example.com", query: ["q": "swift", "page": "1"], responses: [.plaintext("results")])
+        let postLine = #line + 1
         mock.addResponses(forPath: "/search", host: "api.example.com", method: .post, responses: [.plaintext("post")])
         mock.addResponses(forPath: "/users/:id", host: "api.example.com", responses: [.plaintext("user")])
+        let otherLine = #line + 1
         mock.addResponses(forPath: "/search", host: "other.example.org", responses: [.plaintext("other")])
 
         let reply = try await mock.urlSession.reply("https://api.example.com/search?q=swift&page=2")
@@ -24,11 +26,11 @@ struct DiagnosticsTests {
         #expect(reply.text == """
             No mock for GET https://api.example.com/search?q=swift&page=2
             Closest registrations:
-              1. ANY api.example.com/search?page=1&q=swift (registered at HTTPMockTests/DiagnosticsTests.swift:\(line))
+              1. ANY api.example.com/search?page=1&q=swift (registered at HTTPMockTests/DiagnosticsTests.swift:\(searchLine))
                  query: expected page=1, got page=2
-              2. POST api.example.com/search (registered at HTTPMockTests/DiagnosticsTests.swift:\(line + 1))
+              2. POST api.example.com/search (registered at HTTPMockTests/DiagnosticsTests.swift:\(postLine))
                  method: expected POST, got GET
-              3. ANY other.example.org/search (registered at HTTPMockTests/DiagnosticsTests.swift:\(line + 3))
+              3. ANY other.example.org/search (registered at HTTPMockTests/DiagnosticsTests.swift:\(otherLine))
                  host: expected other.example.org, got api.example.com
             """)
         #expect(mock.recordedRequests.first?.nearMissReport == reply.text)

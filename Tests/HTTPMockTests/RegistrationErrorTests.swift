@@ -18,12 +18,10 @@ struct RegistrationErrorTests {
                 throw EncodingError.invalidValue(0, .init(codingPath: [], debugDescription: "refuses to encode"))
             }
         }
-        let line = #line + 4
+        let line = #line + 1
+        let broken = MockResponse.encodable(Broken())
         withKnownIssue {
-            mock.addResponses(forPath: "/r", responses: [
-                .plaintext("ok"),
-                .encodable(Broken()),
-            ])
+            mock.addResponses(forPath: "/r", responses: [.plaintext("ok"), broken])
         } matching: { issue in
             issue.description.contains("could not encode a value of type Broken")
                 && issue.description.contains("refuses to encode")

@@ -73,11 +73,10 @@ struct TemplateTests {
 
     @Test("a malformed template fails at registration with its position, nothing registered")
     func malformed() async throws {
-        let line = #line + 3
+        let line = #line + 1
+        let malformed = MockResponse.template("{\n  {{#request.query.a}}open")
         withKnownIssue {
-            mock.addResponses(forPath: "/t", responses: [
-                .template("{\n  {{#request.query.a}}open")
-            ])
+            mock.addResponses(forPath: "/t", responses: [malformed])
         } matching: { issue in
             issue.description.contains("MockResponse.template: 2:3: {{#request.query.a}} is never closed")
                 && issue.sourceLocation?.line == line

@@ -52,7 +52,8 @@ enum ChildScenarios {
         let a = HTTPMock()
         a.logHandler = nil
         a.addResponses(forPath: "/who", host: "shared.test", responses: [.plaintext("A", lifetime: .eternal)])
-        let lineA = #line; let interceptedA = a.interceptSharedSession()
+        let lineA = #line + 1
+        let interceptedA = a.interceptSharedSession()
         #expect(interceptedA)
         #expect(try await URLSession.shared.reply("https://shared.test/who").text == "A")
 
@@ -61,8 +62,10 @@ enum ChildScenarios {
             b.logHandler = nil
             b.addResponses(forPath: "/who", host: "shared.test", responses: [.plaintext("B", lifetime: .eternal)])
             var interceptedB = false
-            let lineB = #line + 1
-            withKnownIssue { interceptedB = b.interceptSharedSession() } matching: { issue in
+            let lineB = #line + 2
+            withKnownIssue {
+                interceptedB = b.interceptSharedSession()
+            } matching: { issue in
                 issue.severity == .warning
                     && issue.description.contains("TrustChildScenarios.swift:\(lineA)")
                     && issue.description.contains("TrustChildScenarios.swift:\(lineB)")
