@@ -66,7 +66,7 @@ enum Replay {
             }
         }
         let times = try await Harness.interleaved(rounds: rounds, [
-            try scenario {
+            scenario {
                 let mock = HTTPMock()
                 for index in 0..<entries {
                     mock.addResponses(forPath: "/items/\(index)", host: "api.example.com", query: ["page": "1"], responses: [

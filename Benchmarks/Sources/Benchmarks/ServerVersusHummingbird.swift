@@ -85,7 +85,7 @@ enum ServerVersusHummingbird {
         let size = 1 << 30
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-server-1gb.bin")
         if (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) != size {
-            FileManager.default.createFile(atPath: url.path, contents: nil)
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
             let handle = try FileHandle(forWritingTo: url)
             let block = Data(repeating: 0x42, count: 8 << 20)
             for _ in 0..<(size / block.count) { handle.write(block) }
