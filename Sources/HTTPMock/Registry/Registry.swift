@@ -283,12 +283,20 @@ final class Registry: Sendable {
         let positions = snapshot.index.candidates(
             host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath, segments: { request.pathSegments })
         guard !positions.isEmpty else { return [] }
-        let json = LazyJSON(request.body)
+        // The body is parsed as JSON at most once, and only if a body matcher asks; a local
+        // captured by a non-escaping closure, so a request allocates nothing for it.
+        var parsed: JSONValue??
         var segments: [String]?
-        var matching: [(position: Int, parameters: [String: String])] = []
+        var matching: [(Int, [String: String])] = []
+        matching.reserveCapacity(positions.count)
         for position in positions {
             let route = snapshot.routes[position]
-            guard route.key.matchesConstraints(request, json: json.value) else { continue }
+            guard route.key.matchesConstraints(request, json: {
+                if let parsed { return parsed }
+                let value = request.body.flatMap(JSONValue.parse)
+                parsed = .some(value)
+                return value
+            }) else { continue }
             let parameters: [String: String]
             if route.key.path.isLiteral {
                 parameters = [:]
@@ -300,9 +308,9 @@ final class Registry: Sendable {
             matching.append((position, parameters))
         }
         if matching.count > 1 {
-            matching.sort { snapshot.routes[$0.position].precedes(snapshot.routes[$1.position]) }
+            matching.sort { snapshot.routes[$0.0].precedes(snapshot.routes[$1.0]) }
         }
-        return matching.map { ($0.position, $0.parameters) }
+        return matching
     }
 
     /// Journals a request that the transport answered without a lookup (an unsupported task).
@@ -487,18 +495,3 @@ extension UnmockedPolicy {
     }
 }
 
-
-/// A request body parsed as JSON at most once, and only if a body matcher asks.
-final class LazyJSON {
-    private let body: Data?
-    private var parsed: JSONValue??
-
-    init(_ body: Data?) { self.body = body }
-
-    func value() -> JSONValue? {
-        if let parsed { return parsed }
-        let value = body.flatMap(JSONValue.parse)
-        parsed = .some(value)
-        return value
-    }
-}
