@@ -18,6 +18,10 @@ struct InstanceSettings: Sendable {
 final class SettingsSnapshot: Sendable {
     let value: InstanceSettings
     init(_ value: InstanceSettings) { self.value = value }
+
+    /// The defaults, made once: what an exchange holds until its first lookup replaces it, so
+    /// a request does not allocate settings it never reads.
+    static let placeholder = SettingsSnapshot(InstanceSettings())
 }
 
 /// What the transport must do with one request.

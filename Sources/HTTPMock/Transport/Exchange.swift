@@ -23,7 +23,7 @@ final class Exchange: @unchecked Sendable {
     struct State {
         var isClosed = false
         /// Settings read with the first lookup; later hops use the same.
-        var settings = SettingsSnapshot(InstanceSettings())
+        var settings = SettingsSnapshot.placeholder
         var journalID = 0
         /// Whether the journal entry must be updated with what the client receives.
         var outcomePending = false
