@@ -338,10 +338,19 @@ final class Registry: Sendable {
     }
 
     /// Keeps on journal entry `id` the response the client received (for `exportHAR`).
-    func recordServed(journalID id: Int, _ served: ServedResponse) {
+    /// With `outcome`, also records it as ``recordOutcome(journalID:statusCode:error:)`` does,
+    /// in the same critical section.
+    func recordServed(journalID id: Int, _ served: ServedResponse, outcome statusCode: Int? = nil) {
         state.withLock { state in
             guard let index = state.journal.lastIndex(where: { $0.id == id }) else { return }
             state.journal[index].served = served
+            guard let statusCode else { return }
+            state.journal[index].statusCode = statusCode
+            state.journal[index].error = nil
+            if let missIndex = state.unreportedMisses.lastIndex(where: { $0.id == id }) {
+                state.unreportedMisses[missIndex].statusCode = statusCode
+                state.unreportedMisses[missIndex].error = nil
+            }
         }
     }
 

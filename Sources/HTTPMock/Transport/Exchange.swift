@@ -220,6 +220,16 @@ final class Exchange: @unchecked Sendable {
         if pending { recordOutcome(statusCode: statusCode, error: nil) }
     }
 
+    /// Keeps on the journal entry the response the client receives and, if still pending, its
+    /// status: one critical section of the exchange's lock and one of the registry's.
+    func recordServed(_ served: ServedResponse) {
+        let (id, pending) = state.withLock { state -> (Int, Bool) in
+            defer { state.outcomePending = false }
+            return (state.journalID, state.outcomePending)
+        }
+        registry.recordServed(journalID: id, served, outcome: pending ? served.statusCode : nil)
+    }
+
     /// Closes the gate: nothing reaches the client after this; timers, handlers, network
     /// requests and files are released.
     func close() {
