@@ -233,20 +233,27 @@ final class Exchange: @unchecked Sendable {
     /// Closes the gate: nothing reaches the client after this; timers, handlers, network
     /// requests and files are released.
     func close() {
-        let released = state.withLock { state -> Released? in
-            guard !state.isClosed else { return nil }
+        var released: Released?
+        let wasOpen = state.withLock { state -> Bool in
+            guard !state.isClosed else { return false }
             state.isClosed = true
-            defer {
-                state.timers = []
-                state.idleTimer = nil
-                state.file = nil
-                state.dynamicTask = nil
-                state.networkTask = nil
-                state.heldAt = nil
+            // An instant response holds nothing to release: no copy out of the lock.
+            if state.timers.isEmpty, state.idleTimer == nil, state.file == nil, state.dynamicTask == nil,
+               state.networkTask == nil, state.heldAt == nil {
+                return true
             }
-            return Released(timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
-                            dynamicTask: state.dynamicTask, networkTask: state.networkTask, heldAt: state.heldAt)
+            released = Released(timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
+                                dynamicTask: state.dynamicTask, networkTask: state.networkTask, heldAt: state.heldAt)
+            state.timers = []
+            state.idleTimer = nil
+            state.file = nil
+            state.dynamicTask = nil
+            state.networkTask = nil
+            state.heldAt = nil
+            return true
         }
+        guard wasOpen else { return }
+        defer { urlProtocol.exchangeDidClose() }
         guard let released else { return }
         if let (gate, token) = released.heldAt { gate.cancelWaiting(token) }
         for timer in released.timers { timer.cancel() }
@@ -262,7 +269,6 @@ final class Exchange: @unchecked Sendable {
                 try? file.close()
             }
         }
-        urlProtocol.exchangeDidClose()
     }
 
     /// What `close()` takes out of the state to release outside the lock.
