@@ -36,7 +36,7 @@ if requested.contains("profile") {
     let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2_000
     let mock = HTTPMock()
     mock.logHandler = nil
-    mock.addResponses(forPath: "/item", host: "api.example.com", responses: [.data(BareProtocol.body, lifetime: .eternal)])
+    mock.addResponses(forPath: "/item", host: "api.example.com", responses: [.data(BareProtocol.body, contentType: "text/plain", lifetime: .eternal)])
     let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
     let session = mock.urlSession
     try await withThrowingTaskGroup(of: Void.self) { group in

@@ -18,6 +18,10 @@ struct InstanceSettings: Sendable {
 final class SettingsSnapshot: Sendable {
     let value: InstanceSettings
     init(_ value: InstanceSettings) { self.value = value }
+
+    /// The defaults, made once: what an exchange holds until its first lookup replaces it, so
+    /// a request does not allocate settings it never reads.
+    static let placeholder = SettingsSnapshot(InstanceSettings())
 }
 
 /// What the transport must do with one request.
@@ -283,12 +287,20 @@ final class Registry: Sendable {
         let positions = snapshot.index.candidates(
             host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath, segments: { request.pathSegments })
         guard !positions.isEmpty else { return [] }
-        let json = LazyJSON(request.body)
+        // The body is parsed as JSON at most once, and only if a body matcher asks; a local
+        // captured by a non-escaping closure, so a request allocates nothing for it.
+        var parsed: JSONValue??
         var segments: [String]?
-        var matching: [(position: Int, parameters: [String: String])] = []
+        var matching: [(Int, [String: String])] = []
+        matching.reserveCapacity(positions.count)
         for position in positions {
             let route = snapshot.routes[position]
-            guard route.key.matchesConstraints(request, json: json.value) else { continue }
+            guard route.key.matchesConstraints(request, json: {
+                if let parsed { return parsed }
+                let value = request.body.flatMap(JSONValue.parse)
+                parsed = .some(value)
+                return value
+            }) else { continue }
             let parameters: [String: String]
             if route.key.path.isLiteral {
                 parameters = [:]
@@ -300,9 +312,9 @@ final class Registry: Sendable {
             matching.append((position, parameters))
         }
         if matching.count > 1 {
-            matching.sort { snapshot.routes[$0.position].precedes(snapshot.routes[$1.position]) }
+            matching.sort { snapshot.routes[$0.0].precedes(snapshot.routes[$1.0]) }
         }
-        return matching.map { ($0.position, $0.parameters) }
+        return matching
     }
 
     /// Journals a request that the transport answered without a lookup (an unsupported task).
@@ -326,10 +338,19 @@ final class Registry: Sendable {
     }
 
     /// Keeps on journal entry `id` the response the client received (for `exportHAR`).
-    func recordServed(journalID id: Int, _ served: ServedResponse) {
+    /// With `outcome`, also records it as ``recordOutcome(journalID:statusCode:error:)`` does,
+    /// in the same critical section.
+    func recordServed(journalID id: Int, _ served: ServedResponse, outcome statusCode: Int? = nil) {
         state.withLock { state in
             guard let index = state.journal.lastIndex(where: { $0.id == id }) else { return }
             state.journal[index].served = served
+            guard let statusCode else { return }
+            state.journal[index].statusCode = statusCode
+            state.journal[index].error = nil
+            if let missIndex = state.unreportedMisses.lastIndex(where: { $0.id == id }) {
+                state.unreportedMisses[missIndex].statusCode = statusCode
+                state.unreportedMisses[missIndex].error = nil
+            }
         }
     }
 
@@ -487,18 +508,3 @@ extension UnmockedPolicy {
     }
 }
 
-
-/// A request body parsed as JSON at most once, and only if a body matcher asks.
-final class LazyJSON {
-    private let body: Data?
-    private var parsed: JSONValue??
-
-    init(_ body: Data?) { self.body = body }
-
-    func value() -> JSONValue? {
-        if let parsed { return parsed }
-        let value = body.flatMap(JSONValue.parse)
-        parsed = .some(value)
-        return value
-    }
-}

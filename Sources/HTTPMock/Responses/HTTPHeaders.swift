@@ -56,7 +56,15 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// `name` with ASCII letters lowercased (the folding `sameName` uses).
     static func lowercased(_ name: String) -> String {
-        String(decoding: name.utf8.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
+        guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }
+        return String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+            var count = 0
+            for byte in name.utf8 {
+                buffer[count] = (byte >= 65 && byte <= 90) ? byte + 32 : byte
+                count += 1
+            }
+            return count
+        }
     }
 
     /// Whether `lowercasedKey` (already lowercased) and `name` are the same header name, without

@@ -23,9 +23,7 @@ extension Exchange {
                 ]))
                 return
             }
-            recordOutcomeIfPending(statusCode: http.status.code)
-            registry.recordServed(journalID: state.withLock { $0.journalID }, ServedResponse(
-                statusCode: http.status.code, headerFields: headers.dictionary, body: .none, date: Date()))
+            recordServed(ServedResponse(statusCode: http.status.code, headerFields: headers.dictionary, body: .none, date: Date()))
             let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
             askDelegateToRedirect(response: response, to: withCookies(next)) { exchange, approved in
                 if let approved {
@@ -66,8 +64,7 @@ extension Exchange {
             fail(URLError(.badServerResponse))
             return
         }
-        recordOutcomeIfPending(statusCode: http.status.code)
-        registry.recordServed(journalID: state.withLock { $0.journalID }, ServedResponse(
+        recordServed(ServedResponse(
             statusCode: http.status.code, headerFields: headerFields, body: sendsBody ? http.body : .none, date: Date()))
         guard sendsBody, body.size > 0 else {
             send { client, urlProtocol in

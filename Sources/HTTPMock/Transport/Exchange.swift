@@ -23,7 +23,7 @@ final class Exchange: @unchecked Sendable {
     struct State {
         var isClosed = false
         /// Settings read with the first lookup; later hops use the same.
-        var settings = SettingsSnapshot(InstanceSettings())
+        var settings = SettingsSnapshot.placeholder
         var journalID = 0
         /// Whether the journal entry must be updated with what the client receives.
         var outcomePending = false
@@ -220,23 +220,40 @@ final class Exchange: @unchecked Sendable {
         if pending { recordOutcome(statusCode: statusCode, error: nil) }
     }
 
+    /// Keeps on the journal entry the response the client receives and, if still pending, its
+    /// status: one critical section of the exchange's lock and one of the registry's.
+    func recordServed(_ served: ServedResponse) {
+        let (id, pending) = state.withLock { state -> (Int, Bool) in
+            defer { state.outcomePending = false }
+            return (state.journalID, state.outcomePending)
+        }
+        registry.recordServed(journalID: id, served, outcome: pending ? served.statusCode : nil)
+    }
+
     /// Closes the gate: nothing reaches the client after this; timers, handlers, network
     /// requests and files are released.
     func close() {
-        let released = state.withLock { state -> Released? in
-            guard !state.isClosed else { return nil }
+        var released: Released?
+        let wasOpen = state.withLock { state -> Bool in
+            guard !state.isClosed else { return false }
             state.isClosed = true
-            defer {
-                state.timers = []
-                state.idleTimer = nil
-                state.file = nil
-                state.dynamicTask = nil
-                state.networkTask = nil
-                state.heldAt = nil
+            // An instant response holds nothing to release: no copy out of the lock.
+            if state.timers.isEmpty, state.idleTimer == nil, state.file == nil, state.dynamicTask == nil,
+               state.networkTask == nil, state.heldAt == nil {
+                return true
             }
-            return Released(timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
-                            dynamicTask: state.dynamicTask, networkTask: state.networkTask, heldAt: state.heldAt)
+            released = Released(timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
+                                dynamicTask: state.dynamicTask, networkTask: state.networkTask, heldAt: state.heldAt)
+            state.timers = []
+            state.idleTimer = nil
+            state.file = nil
+            state.dynamicTask = nil
+            state.networkTask = nil
+            state.heldAt = nil
+            return true
         }
+        guard wasOpen else { return }
+        defer { urlProtocol.exchangeDidClose() }
         guard let released else { return }
         if let (gate, token) = released.heldAt { gate.cancelWaiting(token) }
         for timer in released.timers { timer.cancel() }
@@ -252,7 +269,6 @@ final class Exchange: @unchecked Sendable {
                 try? file.close()
             }
         }
-        urlProtocol.exchangeDidClose()
     }
 
     /// What `close()` takes out of the state to release outside the lock.
