@@ -15,7 +15,7 @@ let package = Package(
         .executable(name: "httpmock", targets: ["httpmock"]),
     ],
     traits: [
-        .trait(name: "Server", description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1 on SwiftNIO) and the httpmock CLI."),
+        .trait(name: "Server", description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1 on SwiftNIO) and the httpmock CLI.")
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),

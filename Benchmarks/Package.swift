@@ -20,7 +20,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

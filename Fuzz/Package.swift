@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "HTTPMockFuzz",
     dependencies: [
-        .package(name: "HTTPMock", path: ".."),
+        .package(name: "HTTPMock", path: "..")
     ],
     targets: [
         // Declares libFuzzer's `LLVMFuzzerRunDriver`, which the Swift targets call.

@@ -81,9 +81,10 @@ extension HTTPMock {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
-        addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
-                     headers: headers, body: body, where: predicate, when: scenario,
-                     responses: responses(), fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, method: method, query: query, matching: matching,
+            headers: headers, body: body, where: predicate, when: scenario,
+            responses: responses(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
 
@@ -100,9 +101,10 @@ extension HTTPMock {
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
-        addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
-                     headers: headers, body: body, where: predicate, when: scenario, responses: responses,
-                     fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
+            headers: headers, body: body, where: predicate, when: scenario, responses: responses,
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)`
@@ -116,9 +118,10 @@ extension HTTPMock {
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
-        addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
-                     headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses,
-                     fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, method: method, query: query, matching: matching,
+            headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses,
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `addResponses(forPath:host:method:query:matching:headers:body:where:when:responses:fileID:filePath:line:column:)`
@@ -132,9 +135,10 @@ extension HTTPMock {
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
-        addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
-                     headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses,
-                     fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
+            headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses,
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The builder variant, with the query from a `[String: String]` value.
@@ -147,9 +151,10 @@ extension HTTPMock {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
-        addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
-                     headers: headers, body: body, where: predicate, when: scenario, responses: responses(),
-                     fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
+            headers: headers, body: body, where: predicate, when: scenario, responses: responses(),
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The builder variant, with the headers from a `[String: String]` value.
@@ -162,9 +167,10 @@ extension HTTPMock {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
-        addResponses(forPath: path, host: host, method: method, query: query, matching: matching,
-                     headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses(),
-                     fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, method: method, query: query, matching: matching,
+            headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses(),
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// The builder variant, with the query and the headers from `[String: String]` values.
@@ -177,8 +183,9 @@ extension HTTPMock {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @MockResponseBuilder responses: () -> [MockResponse]
     ) {
-        addResponses(forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
-                     headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses(),
-                     fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, method: method, query: query.matchValues, matching: matching,
+            headers: headers.matchValues, body: body, where: predicate, when: scenario, responses: responses(),
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }

@@ -70,7 +70,8 @@ extension HTTPMock {
             }
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
-                  let root = StaticFileRoot.realPath(directory.path) else {
+                let root = StaticFileRoot.realPath(directory.path)
+            else {
                 throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not a directory")
             }
             guard FileManager.default.isReadableFile(atPath: root) else {
@@ -94,7 +95,10 @@ extension HTTPMock {
         }
         // Registered again, the route would queue this behind the first (eternal) one, unreachable.
         guard registry.registerNew(key, responses: [response], location: location) else {
-            throw HTTPMockError(.invalidRegistration, "serveFiles: \(key) is already registered; pass every directory in one call: serveFiles(from: [first, second], at: \"\(path)\")")
+            throw HTTPMockError(
+                .invalidRegistration,
+                "serveFiles: \(key) is already registered; pass every directory in one call: serveFiles(from: [first, second], at: \"\(path)\")"
+            )
         }
     }
 }

@@ -21,8 +21,9 @@ extension HTTPMock {
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
-        addResponses(forPath: path, host: host, query: queryItems?.matchValues, matching: queryMatching,
-                     responses: responses, fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, query: queryItems?.matchValues, matching: queryMatching,
+            responses: responses, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// bstien/HTTPMock's `addResponses(forPath:host:queryMatching:responses:)`.
@@ -34,8 +35,9 @@ extension HTTPMock {
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
-        addResponses(forPath: path, host: host, query: nil, matching: queryMatching,
-                     responses: responses, fileID: fileID, filePath: filePath, line: line, column: column)
+        addResponses(
+            forPath: path, host: host, query: nil, matching: queryMatching,
+            responses: responses, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// bstien/HTTPMock's `registerResponses(host:) { Path … }`: the paths (and responses for `/`)
@@ -49,8 +51,9 @@ extension HTTPMock {
         let components = content()
         let root = Path("/", fileID: fileID, filePath: filePath, line: line, column: column) { components }
         let tree = Host(host, fileID: fileID, filePath: filePath, line: line, column: column) { root }
-        Registration.register(Flattening.definitions(from: [RouteComponent(kind: .host(tree))]),
-                              on: registry, defaultDomain: defaultDomain)
+        Registration.register(
+            Flattening.definitions(from: [RouteComponent(kind: .host(tree))]),
+            on: registry, defaultDomain: defaultDomain)
     }
 
     /// bstien/HTTPMock's convenience for a request through ``urlSession``.

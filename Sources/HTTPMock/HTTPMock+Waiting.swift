@@ -106,9 +106,12 @@ final class JournalWaiters: Sendable {
     /// Whether anyone waits; read without taking the lock's cost twice on the request path.
     private var isEmpty: Bool { state.withLock { $0.waiters.isEmpty } }
 
-    func wait(for want: Want, timeout: TimeInterval, journal: @escaping @Sendable () -> [RecordedRequest]) async throws -> [RecordedRequest] {
+    func wait(for want: Want, timeout: TimeInterval, journal: @escaping @Sendable () -> [RecordedRequest]) async throws -> [RecordedRequest]
+    {
         guard timeout.isFinite, timeout >= 0 else {
-            throw HTTPMockError(.invalidRegistration, "Waiting for \(want.description): the timeout is \(timeout); it must be a finite number of seconds ≥ 0")
+            throw HTTPMockError(
+                .invalidRegistration,
+                "Waiting for \(want.description): the timeout is \(timeout); it must be a finite number of seconds ≥ 0")
         }
         // A dispatch deadline traps past Int64 nanoseconds: a year is as good as for ever here.
         let timeout = min(timeout, 365 * 86_400)
@@ -180,10 +183,13 @@ final class JournalWaiters: Sendable {
             arrived = "no request arrived"
         } else {
             let shown = journal.suffix(20).map { "  \($0.request.method.rawValue) \($0.request.url.absoluteString)" }
-            arrived = "\(journal.count) request(s) in the journal" + (journal.count > 20 ? " (the last 20)" : "") + ":\n" + shown.joined(separator: "\n")
+            arrived =
+                "\(journal.count) request(s) in the journal" + (journal.count > 20 ? " (the last 20)" : "") + ":\n"
+                + shown.joined(separator: "\n")
         }
-        waiter.continuation.resume(throwing: HTTPMockError(
-            .timedOutWaiting, "Waited \(timeout) s for \(want.description) that no earlier wait returned; \(arrived)"))
+        waiter.continuation.resume(
+            throwing: HTTPMockError(
+                .timedOutWaiting, "Waited \(timeout) s for \(want.description) that no earlier wait returned; \(arrived)"))
     }
 
     /// The entries that satisfy `want` among those no wait has taken, marked as taken; `nil`

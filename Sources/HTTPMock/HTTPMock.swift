@@ -1,4 +1,5 @@
 @_exported import Foundation
+
 #if canImport(FoundationNetworking)
 @_exported import FoundationNetworking
 #endif
@@ -73,8 +74,9 @@ public final class HTTPMock: Sendable {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
         Reporter.prepare()
-        let registry = Registry(passthroughSession: passthroughSession,
-                                creationLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        let registry = Registry(
+            passthroughSession: passthroughSession,
+            creationLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         let protocolType = InstanceTable.makeProtocolClass(for: registry)
         let cookieStorage = URLSessionConfiguration.ephemeral.httpCookieStorage ?? HTTPCookieStorage.shared
         self.registry = registry
@@ -110,8 +112,10 @@ public final class HTTPMock: Sendable {
         Self.configuration(from: base, protocolClass: protocolType, cookieStorage: cookieStorage)
     }
 
-    private static func configuration(from base: URLSessionConfiguration, protocolClass: AnyClass,
-                                      cookieStorage: HTTPCookieStorage) -> URLSessionConfiguration {
+    private static func configuration(
+        from base: URLSessionConfiguration, protocolClass: AnyClass,
+        cookieStorage: HTTPCookieStorage
+    ) -> URLSessionConfiguration {
         // `copy()` of a `URLSessionConfiguration` is always one; the fallback only satisfies the type checker.
         let configuration = (base.copy() as? URLSessionConfiguration) ?? URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [protocolClass] + (base.protocolClasses ?? []).filter { $0 != protocolClass }
@@ -147,7 +151,8 @@ public final class HTTPMock: Sendable {
         get { registry.settings.timeout }
         set {
             guard newValue.isFinite, newValue > 0 else {
-                rejectSetting("timeout", newValue, requirement: "a finite number of seconds greater than 0", kept: registry.settings.timeout)
+                rejectSetting(
+                    "timeout", newValue, requirement: "a finite number of seconds greater than 0", kept: registry.settings.timeout)
                 return
             }
             registry.updateSettings { $0.timeout = newValue }
@@ -162,7 +167,8 @@ public final class HTTPMock: Sendable {
         get { registry.settings.defaultDelay }
         set {
             guard newValue.isFinite, newValue >= 0 else {
-                rejectSetting("defaultDelay", newValue, requirement: "a finite number of seconds, 0 or more", kept: registry.settings.defaultDelay)
+                rejectSetting(
+                    "defaultDelay", newValue, requirement: "a finite number of seconds, 0 or more", kept: registry.settings.defaultDelay)
                 return
             }
             registry.updateSettings { $0.defaultDelay = newValue }

@@ -51,8 +51,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             if Self.headerBlockSize(of: head) > Self.maximumHeaderBlock {
-                reject(context: context, status: .requestHeaderFieldsTooLarge,
-                       reason: "HTTPMock: the request's header block is larger than \(Self.maximumHeaderBlock / 1024) KB.\n")
+                reject(
+                    context: context, status: .requestHeaderFieldsTooLarge,
+                    reason: "HTTPMock: the request's header block is larger than \(Self.maximumHeaderBlock / 1024) KB.\n")
                 return
             }
             self.head = head
@@ -82,8 +83,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         if parserError == .headerOverflow {
-            reject(context: context, status: .requestHeaderFieldsTooLarge,
-                   reason: "HTTPMock: the request's header block is too large.\n")
+            reject(
+                context: context, status: .requestHeaderFieldsTooLarge,
+                reason: "HTTPMock: the request's header block is too large.\n")
         } else {
             reject(context: context, status: .badRequest, reason: "HTTPMock: malformed HTTP request (\(parserError)).\n")
         }
@@ -141,11 +143,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let target = head.uri
         let port = target.split(separator: ":").last.flatMap { Int($0) }
         guard port != 443 else {
-            reject(context: context, status: .notImplemented, reason: """
-                HTTPMock cannot serve CONNECT \(target): a tunnel to port 443 carries TLS, which a mock server \
-                cannot terminate. Send plain http:// URLs through this proxy (absolute-form requests or a \
-                CONNECT to port 80), or point the client at the server's baseURL directly.\n
-                """)
+            reject(
+                context: context, status: .notImplemented,
+                reason: """
+                    HTTPMock cannot serve CONNECT \(target): a tunnel to port 443 carries TLS, which a mock server \
+                    cannot terminate. Send plain http:// URLs through this proxy (absolute-form requests or a \
+                    CONNECT to port 80), or point the client at the server's baseURL directly.\n
+                    """)
             return
         }
         var headers = NIOHTTP1.HTTPHeaders()
@@ -185,17 +189,19 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             let answer = await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
             let statusCode = await ResponseWriter.send(answer, on: channel, keepAlive: keepAlive)
             if let onExchange = site.onExchange {
-                let outcome = switch answer {
-                case .respond: "responded"
-                case .close(let reason): "closed: \(reason)"
-                case .hold: "held (.never)"
-                case .cut(_, let afterBytes): "cut after \(afterBytes) body bytes (.connectionLost)"
-                case .events: "event stream"
-                case .garbage: "closed after bytes that are not HTTP (.malformedResponse)"
-                }
-                onExchange(ServedExchangeRecord(
-                    method: method, target: head.uri, statusCode: statusCode, outcome: outcome,
-                    duration: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9))
+                let outcome =
+                    switch answer {
+                    case .respond: "responded"
+                    case .close(let reason): "closed: \(reason)"
+                    case .hold: "held (.never)"
+                    case .cut(_, let afterBytes): "cut after \(afterBytes) body bytes (.connectionLost)"
+                    case .events: "event stream"
+                    case .garbage: "closed after bytes that are not HTTP (.malformedResponse)"
+                    }
+                onExchange(
+                    ServedExchangeRecord(
+                        method: method, target: head.uri, statusCode: statusCode, outcome: outcome,
+                        duration: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9))
             }
             if case .hold = answer { return }
             channel.eventLoop.execute {
@@ -298,8 +304,10 @@ enum ResponseWriter {
     /// `.eventStream`: the head without a length (NIO frames the body as chunked), then one
     /// chunk per event, written and flushed when its time comes; a dynamic stream's events as
     /// its sequence yields them. Closing the connection cancels the task and ends the stream.
-    private static func stream(_ source: MockResponse.EventSource, head response: WireResponse, for request: MockRequest,
-                               on channel: any Channel, keepAlive: Bool) async {
+    private static func stream(
+        _ source: MockResponse.EventSource, head response: WireResponse, for request: MockRequest,
+        on channel: any Channel, keepAlive: Bool
+    ) async {
         @Sendable func send(_ event: ServerSentEvent) async -> Bool {
             guard !Task.isCancelled else { return false }
             let chunk = HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: event.framed)))

@@ -82,14 +82,18 @@ extension HTTPMock {
     ///   - idleTimeout: Seconds after which a connection with no request in flight is closed.
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
     /// - Throws: When the address cannot be bound (a port in use, an unknown host).
-    public func startServer(host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
-                            idleTimeout: TimeInterval = 60) async throws -> HTTPMockServer {
+    public func startServer(
+        host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
+        idleTimeout: TimeInterval = 60
+    ) async throws -> HTTPMockServer {
         try await startServer(host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout, onExchange: nil)
     }
 
     /// ``startServer(host:port:impersonating:idleTimeout:)`` with a callback per exchange (the CLI's log).
-    package func startServer(host: String, port: Int, impersonating: String?, idleTimeout: TimeInterval,
-                             onExchange: (@Sendable (ServedExchangeRecord) -> Void)?) async throws -> HTTPMockServer {
+    package func startServer(
+        host: String, port: Int, impersonating: String?, idleTimeout: TimeInterval,
+        onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
+    ) async throws -> HTTPMockServer {
         guard idleTimeout > 0, idleTimeout.isFinite else {
             throw HTTPMockError(.invalidRegistration, "startServer: idleTimeout must be a finite number of seconds > 0, got \(idleTimeout)")
         }

@@ -63,15 +63,21 @@ mock.addResponses(forPath: "/users/1", host: "api.example.com", method: .get) {
     MockResponse.encodable(User(id: 1, name: "Ada"))
     MockResponse.empty(status: .notFound)
 }
-mock.addResponses(forPath: "/users", host: "api.example.com", method: .post, responses: [
-    .encodable(User(id: 2, name: "Grace"), status: .created),
-])
-mock.addResponses(forPath: "/search", host: "api.example.com", query: ["q": "swift"], responses: [
-    .encodable([User(id: 1, name: "Ada"), User(id: 2, name: "Grace")]),
-])
-mock.addResponses(forPath: "/search", host: "api.example.com", query: ["q": "offline"], responses: [
-    .failure(URLError(.notConnectedToInternet)),
-])
+mock.addResponses(
+    forPath: "/users", host: "api.example.com", method: .post,
+    responses: [
+        .encodable(User(id: 2, name: "Grace"), status: .created)
+    ])
+mock.addResponses(
+    forPath: "/search", host: "api.example.com", query: ["q": "swift"],
+    responses: [
+        .encodable([User(id: 1, name: "Ada"), User(id: 2, name: "Grace")])
+    ])
+mock.addResponses(
+    forPath: "/search", host: "api.example.com", query: ["q": "offline"],
+    responses: [
+        .failure(URLError(.notConnectedToInternet))
+    ])
 
 guard let baseURL = URL(string: "https://api.example.com") else { exit(1) }
 let client = UsersClient(session: mock.urlSession, baseURL: baseURL)

@@ -65,7 +65,8 @@ private func say(_ line: String) {
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.")
 
-    @Argument(help: "The mocks folder (Espresso-Martini layout, see Sources/HTTPMock/HTTPMock.docc/MockFiles.md). Default: the current folder.")
+    @Argument(
+        help: "The mocks folder (Espresso-Martini layout, see Sources/HTTPMock/HTTPMock.docc/MockFiles.md). Default: the current folder.")
     var folder: String?
 
     @Option(help: "The address to bind. Default: 127.0.0.1 (configuration.json: hostname).")
@@ -102,7 +103,8 @@ struct Serve: AsyncParsableCommand {
         let file = try ServerConfiguration.load(explicitPath: configuration)
         let levelName = (logLevel ?? file.logLevel ?? "INFO").uppercased()
         guard let level = LogLevel(rawValue: levelName) else {
-            throw ValidationError("Unknown log level \(levelName): use one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw ValidationError(
+                "Unknown log level \(levelName): use one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
         let port = self.port ?? file.port ?? 0
@@ -111,8 +113,9 @@ struct Serve: AsyncParsableCommand {
 
         // The current folder is read as a mocks folder only when nothing else is given to serve.
         let servesFolder = folder != nil || requestsFolder != nil || (har.isEmpty && fileDir.isEmpty)
-        let mock = try loadedMock(from: servesFolder ? try mocksFolder(folder, requestsFolder: requestsFolder) : nil,
-                                  har: har, fileDirectories: fileDir)
+        let mock = try loadedMock(
+            from: servesFolder ? try mocksFolder(folder, requestsFolder: requestsFolder) : nil,
+            har: har, fileDirectories: fileDir)
         mock.defaultDelay = delay
         mock.logHandler = { event in
             if !event.isMatched, level.printsMisses { say(event.nearMissReport ?? "\(event)") }
@@ -120,8 +123,10 @@ struct Serve: AsyncParsableCommand {
         let server = try await mock.startServer(host: host, port: port, impersonating: impersonate, idleTimeout: 60) { record in
             guard level.printsExchanges else { return }
             let status = record.statusCode.map(String.init) ?? "---"
-            say(String(format: "%@ %@ %@ %.1f ms%@", record.method, record.target, status, record.duration * 1000,
-                       record.statusCode == nil ? " (\(record.outcome))" : ""))
+            say(
+                String(
+                    format: "%@ %@ %@ %.1f ms%@", record.method, record.target, status, record.duration * 1000,
+                    record.statusCode == nil ? " (\(record.outcome))" : ""))
         }
         say("httpmock: serving on \(server.baseURL.absoluteString)")
         let signal = await Signals.waitForTermination()
@@ -148,7 +153,13 @@ struct Routes: ParsableCommand {
 
 /// Espresso-Martini's log levels.
 enum LogLevel: String, CaseIterable {
-    case trace = "TRACE", debug = "DEBUG", info = "INFO", notice = "NOTICE", warning = "WARNING", error = "ERROR", critical = "CRITICAL"
+    case trace = "TRACE"
+    case debug = "DEBUG"
+    case info = "INFO"
+    case notice = "NOTICE"
+    case warning = "WARNING"
+    case error = "ERROR"
+    case critical = "CRITICAL"
 
     var printsExchanges: Bool { [.trace, .debug, .info].contains(self) }
     var printsMisses: Bool { self != .critical }

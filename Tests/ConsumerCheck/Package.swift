@@ -6,9 +6,9 @@ import PackageDescription
 let package = Package(
     name: "ConsumerCheck",
     dependencies: [
-        .package(name: "HTTPMock", path: "../.."),
+        .package(name: "HTTPMock", path: "../..")
     ],
     targets: [
-        .target(name: "Consumer", dependencies: [.product(name: "HTTPMock", package: "HTTPMock")]),
+        .target(name: "Consumer", dependencies: [.product(name: "HTTPMock", package: "HTTPMock")])
     ]
 )

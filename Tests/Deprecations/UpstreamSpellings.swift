@@ -39,8 +39,10 @@ func upstream(_ mock: HTTPMock, url: URL) async throws {
     mock.unmockedPolicy = .throwError(URLError(.notConnectedToInternet))
     mock.unmockedPolicy = .fatalError
     _ = try await mock.data(for: URLRequest(url: url))
-    mock.addResponses(forPath: "/g", responses: [
-        .plaintext("x", lifetime: .eternal, headers: ["A": "1"]),
-        .empty(delivery: .instant, headers: ["A": "1"]),
-    ])
+    mock.addResponses(
+        forPath: "/g",
+        responses: [
+            .plaintext("x", lifetime: .eternal, headers: ["A": "1"]),
+            .empty(delivery: .instant, headers: ["A": "1"]),
+        ])
 }

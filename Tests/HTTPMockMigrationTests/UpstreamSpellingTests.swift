@@ -37,8 +37,9 @@ struct UpstreamSpellingTests {
         func run(_ mock: HTTPMock) async throws {
             let items = ["q": "swift", "page": "1"]
             mock.addResponses(forPath: "/search", host: "api.example.com", queryItems: items, responses: [.plaintext("exact")])
-            mock.addResponses(forPath: "/search", host: "api.example.com", queryItems: ["q": "swift"], queryMatching: .contains,
-                              responses: [.plaintext("contains")])
+            mock.addResponses(
+                forPath: "/search", host: "api.example.com", queryItems: ["q": "swift"], queryMatching: .contains,
+                responses: [.plaintext("contains")])
             mock.addResponses(forPath: "/default-host", queryItems: ["a": "1"], responses: [.plaintext("default host")])
             mock.registerResponses {
                 Host("api.example.com") {
@@ -110,10 +111,12 @@ struct UpstreamSpellingTests {
             let ok: MockResponse.Status = .ok
             let lifetime: MockResponse.Lifetime = .multiple(2)
             let delivery: MockResponse.Delivery = .delayed(0.01)
-            mock.addResponses(forPath: "/tea", responses: [
-                .plaintext("teapot", status: teapot, lifetime: lifetime, delivery: delivery),
-                .empty(status: ok),
-            ])
+            mock.addResponses(
+                forPath: "/tea",
+                responses: [
+                    .plaintext("teapot", status: teapot, lifetime: lifetime, delivery: delivery),
+                    .empty(status: ok),
+                ])
             #expect(try await get(mock, "https://example.com/tea").1.statusCode == 418)
             #expect(try await get(mock, "https://example.com/tea").1.statusCode == 418)
             #expect(try await get(mock, "https://example.com/tea").1.statusCode == 200)
@@ -131,10 +134,12 @@ struct UpstreamSpellingTests {
             let snake = JSONEncoder()
             snake.keyEncodingStrategy = .convertToSnakeCase
             struct Item: Encodable { var itemID = 7 }
-            mock.addResponses(forPath: "/e", responses: [
-                .encodable(Event(), jsonEncoder: .mockDefault),
-                .encodable(Item(), status: .ok, headers: ["X-A": "1"], jsonEncoder: snake),
-            ])
+            mock.addResponses(
+                forPath: "/e",
+                responses: [
+                    .encodable(Event(), jsonEncoder: .mockDefault),
+                    .encodable(Item(), status: .ok, headers: ["X-A": "1"], jsonEncoder: snake),
+                ])
             #expect(try await get(mock, "https://example.com/e").0 == Data(#"{"at":"1970-01-01T00:00:00Z"}"#.utf8))
             let (data, response) = try await get(mock, "https://example.com/e")
             #expect(data == Data(#"{"item_id":7}"#.utf8))
@@ -151,10 +156,12 @@ struct UpstreamSpellingTests {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-upstream-\(UUID().uuidString).bin")
             try Data("payload".utf8).write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
-            mock.addResponses(forPath: "/f", responses: [
-                .file(url: url, contentType: "application/x-custom"),
-                .file(url: url, headers: ["Content-Type": "text/override"], contentType: "application/x-custom"),
-            ])
+            mock.addResponses(
+                forPath: "/f",
+                responses: [
+                    .file(url: url, contentType: "application/x-custom"),
+                    .file(url: url, headers: ["Content-Type": "text/override"], contentType: "application/x-custom"),
+                ])
             let (data, typed) = try await get(mock, "https://example.com/f")
             #expect(data == Data("payload".utf8))
             #expect(typed.value(forHTTPHeaderField: "Content-Type") == "application/x-custom")
@@ -226,13 +233,15 @@ struct UpstreamSpellingTests {
             try Data("file".utf8).write(to: url)
             defer { try? FileManager.default.removeItem(at: url) }
             let headers = ["X-Order": "upstream"]
-            mock.addResponses(forPath: "/o", responses: [
-                .encodable(User(id: 1, name: "A"), status: .ok, lifetime: .single, delivery: .instant, headers: headers),
-                .dictionary(["k": 1], lifetime: .single, headers: headers),
-                .plaintext("p", status: .ok, delivery: .delayed(0.01), headers: headers),
-                .empty(status: .accepted, lifetime: .single, delivery: .instant, headers: ["X-Order": "upstream"]),
-                .file(url: url, status: .ok, lifetime: .single, headers: headers, contentType: "text/x-upstream"),
-            ])
+            mock.addResponses(
+                forPath: "/o",
+                responses: [
+                    .encodable(User(id: 1, name: "A"), status: .ok, lifetime: .single, delivery: .instant, headers: headers),
+                    .dictionary(["k": 1], lifetime: .single, headers: headers),
+                    .plaintext("p", status: .ok, delivery: .delayed(0.01), headers: headers),
+                    .empty(status: .accepted, lifetime: .single, delivery: .instant, headers: ["X-Order": "upstream"]),
+                    .file(url: url, status: .ok, lifetime: .single, headers: headers, contentType: "text/x-upstream"),
+                ])
             for expected in [200, 200, 200, 202, 200] {
                 let response = try await get(mock, "https://example.com/o").1
                 #expect(response.statusCode == expected)

@@ -185,12 +185,15 @@ struct CLITests {
             """
         }
         let archive = folder.appendingPathComponent("session.har")
-        try Data(#"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#.utf8
-                 + Data([entry("first"), entry("second")].joined(separator: ",").utf8) + Data("]}}".utf8))
-            .write(to: archive)
+        try Data(
+            #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#.utf8
+                + Data([entry("first"), entry("second")].joined(separator: ",").utf8) + Data("]}}".utf8)
+        )
+        .write(to: archive)
 
-        let cli = try RunningCLI(["serve", "--har", archive.path, "--file-dir", files.path, "--impersonate", "api.example.com"],
-                                 directory: folder)
+        let cli = try RunningCLI(
+            ["serve", "--har", archive.path, "--file-dir", files.path, "--impersonate", "api.example.com"],
+            directory: folder)
         let started = try await cli.waitFor("serving on http://")
         let line = try #require(started.split(separator: "\n").first { $0.contains("serving on http://") })
         let base = try #require(URL(string: String(line[line.range(of: "http://")!.lowerBound...])))

@@ -13,12 +13,15 @@ struct ScenarioServerTests {
     func checkout() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
-        mock.addResponses(forPath: "/cart", when: ScenarioState("checkout", "started"),
-                          responses: [.json("[]", lifetime: .eternal)])
-        mock.addResponses(forPath: "/cart", method: .post, when: ScenarioState("checkout", "started"),
-                          responses: [MockResponse.empty(status: .created).transitioning("checkout", to: "filled")])
-        mock.addResponses(forPath: "/cart", when: ScenarioState("checkout", "filled"),
-                          responses: [.json(#"[{"sku":1}]"#, lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/cart", when: ScenarioState("checkout", "started"),
+            responses: [.json("[]", lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/cart", method: .post, when: ScenarioState("checkout", "started"),
+            responses: [MockResponse.empty(status: .created).transitioning("checkout", to: "filled")])
+        mock.addResponses(
+            forPath: "/cart", when: ScenarioState("checkout", "filled"),
+            responses: [.json(#"[{"sku":1}]"#, lifetime: .eternal)])
         try await serving(mock) { server in
             let session = makePlainSession()
             let cart = server.baseURL.appendingPathComponent("cart")
@@ -40,9 +43,11 @@ struct ScenarioServerTests {
         let mock = HTTPMock()
         mock.logHandler = nil
         mock.store["user"] = "Ada"
-        mock.addResponses(forPath: "/users/:id", responses: [
-            .template(#"{"id":"{{request.pathParameters.id}}","by":"{{store.user}}"}"#, contentType: "application/json"),
-        ])
+        mock.addResponses(
+            forPath: "/users/:id",
+            responses: [
+                .template(#"{"id":"{{request.pathParameters.id}}","by":"{{store.user}}"}"#, contentType: "application/json")
+            ])
         try await serving(mock) { server in
             let (data, response) = try await makePlainSession().data(from: server.baseURL.appendingPathComponent("users/42"))
             #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/json")

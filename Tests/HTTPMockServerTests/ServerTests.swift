@@ -18,8 +18,10 @@ func makePlainSession() -> URLSession {
 
 /// Serves `mock` for the duration of `body`, then stops the server.
 @discardableResult
-func serving<T>(_ mock: HTTPMock, impersonating: String? = nil, idleTimeout: TimeInterval = 60,
-                _ body: (HTTPMockServer) async throws -> T) async throws -> T {
+func serving<T>(
+    _ mock: HTTPMock, impersonating: String? = nil, idleTimeout: TimeInterval = 60,
+    _ body: (HTTPMockServer) async throws -> T
+) async throws -> T {
     let server = try await mock.startServer(impersonating: impersonating, idleTimeout: idleTimeout)
     do {
         let result = try await body(server)
@@ -107,7 +109,8 @@ struct ServerTests {
     @Test("CONNECT to port 443 is answered 501 with an explanation")
     func connectTLS() async throws {
         try await serving(mock) { server in
-            let reply = try await rawExchange(port: server.port, "CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n")
+            let reply = try await rawExchange(
+                port: server.port, "CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n")
             #expect(reply.hasPrefix("HTTP/1.1 501"))
             #expect(reply.contains("TLS"))
         }
@@ -141,11 +144,17 @@ struct ServerTests {
 
     @Test("Chunked and Content-Length request bodies reach matchers and dynamic handlers")
     func requestBodies() async throws {
-        mock.addResponses(forPath: "/echo", method: .post, responses: [.dynamic(lifetime: .eternal) { request in
-            .plaintext("got " + String(decoding: request.body ?? Data(), as: UTF8.self))
-        }])
+        mock.addResponses(
+            forPath: "/echo", method: .post,
+            responses: [
+                .dynamic(lifetime: .eternal) { request in
+                    .plaintext("got " + String(decoding: request.body ?? Data(), as: UTF8.self))
+                }
+            ])
         try await serving(mock) { server in
-            let chunked = try await rawExchange(port: server.port, """
+            let chunked = try await rawExchange(
+                port: server.port,
+                """
                 POST /echo HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n
                 """)
             #expect(chunked.hasSuffix("got hello world"))
@@ -237,10 +246,14 @@ struct ServerTests {
     @Test("stop() returns promptly with requests in flight (.never and a slow dynamic handler)")
     func stopInFlight() async throws {
         mock.addResponses(forPath: "/never", responses: [.plaintext("x", delivery: .never)])
-        mock.addResponses(forPath: "/stuck", responses: [.dynamic { _ in
-            try await Task.sleep(nanoseconds: 30_000_000_000)
-            return .plaintext("late")
-        }])
+        mock.addResponses(
+            forPath: "/stuck",
+            responses: [
+                .dynamic { _ in
+                    try await Task.sleep(nanoseconds: 30_000_000_000)
+                    return .plaintext("late")
+                }
+            ])
         let server = try await mock.startServer()
         let port = server.port
         let clients = try await blocking { () -> [RawClient] in
@@ -254,7 +267,12 @@ struct ServerTests {
         let start = Date()
         await server.stop()
         #expect(Date().timeIntervalSince(start) < 2)
-        let closed = try await blocking { clients.map { $0.read(timeout: 3); return $0.isClosed } }
+        let closed = try await blocking {
+            clients.map {
+                $0.read(timeout: 3)
+                return $0.isClosed
+            }
+        }
         #expect(closed == [true, true])
         #expect(clients.allSatisfy { $0.text.isEmpty })
         // The port is free again: nothing listens.

@@ -17,12 +17,15 @@ struct StreamingServerTests {
 
     @Test("an event stream goes out chunked, one chunk per event, each when its time comes")
     func eventStreamIsChunked() async throws {
-        mock.addResponses(forPath: "/events", responses: [
-            .eventStream([
-                ServerSentEvent(data: "Hel", event: "message", id: "1"),
-                ServerSentEvent(data: "lo\nworld", id: "2"),
-            ], interval: 0.3),
-        ])
+        mock.addResponses(
+            forPath: "/events",
+            responses: [
+                .eventStream(
+                    [
+                        ServerSentEvent(data: "Hel", event: "message", id: "1"),
+                        ServerSentEvent(data: "lo\nworld", id: "2"),
+                    ], interval: 0.3)
+            ])
         try await serving(mock) { server in
             let started = Date()
             let port = server.port
@@ -44,14 +47,16 @@ struct StreamingServerTests {
 
     @Test("a dynamic event stream sends what its sequence yields; URLSession gets the whole stream")
     func dynamicEventStream() async throws {
-        mock.addResponses(forPath: "/live", responses: [
-            .eventStreamFromSequence { request in
-                AsyncStream<ServerSentEvent> { continuation in
-                    for index in 1...3 { continuation.yield(ServerSentEvent(data: "\(request.url.path) \(index)")) }
-                    continuation.finish()
+        mock.addResponses(
+            forPath: "/live",
+            responses: [
+                .eventStreamFromSequence { request in
+                    AsyncStream<ServerSentEvent> { continuation in
+                        for index in 1...3 { continuation.yield(ServerSentEvent(data: "\(request.url.path) \(index)")) }
+                        continuation.finish()
+                    }
                 }
-            },
-        ])
+            ])
         try await serving(mock) { server in
             let (data, response) = try await makePlainSession().data(from: server.baseURL.appendingPathComponent("live"))
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -78,9 +83,11 @@ struct StreamingServerTests {
 
     @Test("connectionLost(afterBytes:) sends the head and that many bytes, then closes mid-body")
     func connectionLost() async throws {
-        mock.addResponses(forPath: "/cut", responses: [
-            .fault(.connectionLost(afterBytes: 5), body: Data("0123456789".utf8), lifetime: .multiple(2)),
-        ])
+        mock.addResponses(
+            forPath: "/cut",
+            responses: [
+                .fault(.connectionLost(afterBytes: 5), body: Data("0123456789".utf8), lifetime: .multiple(2))
+            ])
         try await serving(mock) { server in
             let raw = try await rawExchange(port: server.port, "GET /cut HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             #expect(raw.hasPrefix("HTTP/1.1 200"))

@@ -36,10 +36,12 @@ struct AlignedDefaultsTests {
         struct Event: Encodable { var at = Date(timeIntervalSince1970: 1_759_320_000) }
         let epoch = JSONEncoder()
         epoch.dateEncodingStrategy = .secondsSince1970
-        mock.addResponses(forPath: "/event", host: "api.example.com", responses: [
-            .encodable(Event()),
-            .encodable(Event(), encoder: epoch),
-        ])
+        mock.addResponses(
+            forPath: "/event", host: "api.example.com",
+            responses: [
+                .encodable(Event()),
+                .encodable(Event(), encoder: epoch),
+            ])
         #expect(try await get("/event").text == #"{"at":"2025-10-01T12:00:00Z"}"#)
         #expect(try await get("/event").text == #"{"at":1759320000}"#)
     }
@@ -68,10 +70,12 @@ struct AlignedDefaultsTests {
         let required: [String: String] = ["Authorization": "Bearer t0k"]
         let responseHeaders: [String: String] = ["X-Trace": "t1"]
         let scopeHeaders: [String: String] = ["X-Env": "Test"]
-        mock.addResponses(forPath: "/search", host: "api.example.com", query: query,
-                          responses: [.plaintext("query", headers: responseHeaders)])
-        mock.addResponses(forPath: "/me", host: "api.example.com", headers: required,
-                          responses: [.encodable(["id": 1], headers: responseHeaders)])
+        mock.addResponses(
+            forPath: "/search", host: "api.example.com", query: query,
+            responses: [.plaintext("query", headers: responseHeaders)])
+        mock.addResponses(
+            forPath: "/me", host: "api.example.com", headers: required,
+            responses: [.encodable(["id": 1], headers: responseHeaders)])
         mock.addResponses(forPath: "/both", host: "api.example.com", query: query, headers: required) {
             MockResponse.empty(headers: responseHeaders)
         }
@@ -132,13 +136,17 @@ struct AlignedDefaultsTests {
 
     @Test("the route string names the method, host, path, query and matchers (as GettingStarted.md shows)")
     func routeString() async throws {
-        mock.addResponses(forPath: "/login", host: "api.example.com", method: .post, query: ["q": "swift"],
-                          headers: ["X-Trace": .any], body: .jsonContains(["user": "alice"]), where: { _ in true },
-                          responses: [.empty()])
-        _ = try await mock.urlSession.reply(request("https://api.example.com/login?q=swift", method: "POST",
-                                                    body: Data(#"{"user":"alice"}"#.utf8), headers: ["X-Trace": "1"]))
-        #expect(mock.recordedRequests.first?.route
-            == #"POST api.example.com/login?q=swift [headers: x-trace: <any>] [body: .jsonContains({"user":"alice"})] [where]"#)
+        mock.addResponses(
+            forPath: "/login", host: "api.example.com", method: .post, query: ["q": "swift"],
+            headers: ["X-Trace": .any], body: .jsonContains(["user": "alice"]), where: { _ in true },
+            responses: [.empty()])
+        _ = try await mock.urlSession.reply(
+            request(
+                "https://api.example.com/login?q=swift", method: "POST",
+                body: Data(#"{"user":"alice"}"#.utf8), headers: ["X-Trace": "1"]))
+        #expect(
+            mock.recordedRequests.first?.route
+                == #"POST api.example.com/login?q=swift [headers: x-trace: <any>] [body: .jsonContains({"user":"alice"})] [where]"#)
     }
 
     @Test("UnmockedPolicy is Equatable; .mock policies equal only their copies")

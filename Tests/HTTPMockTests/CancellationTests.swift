@@ -60,9 +60,13 @@ struct CancellationTests {
     @Test("stress: 300 concurrent delayed requests, half cancelled while pending; the rest answered; no crash")
     func cancellationStress() async throws {
         let mock = HTTPMock()
-        mock.addResponses(forPath: "/item/:n", responses: [.dynamic(lifetime: .eternal) { request in
-            .plaintext(request.pathParameters["n"] ?? "?", delivery: .delayed(8))
-        }])
+        mock.addResponses(
+            forPath: "/item/:n",
+            responses: [
+                .dynamic(lifetime: .eternal) { request in
+                    .plaintext(request.pathParameters["n"] ?? "?", delivery: .delayed(8))
+                }
+            ])
         // Long delays: under ThreadSanitizer, with the whole suite in parallel, a cancel can take
         // seconds to reach FoundationNetworking's shared work queue.
         mock.addResponses(forPath: "/static/:n", responses: [.plaintext("static", lifetime: .eternal, delivery: .delayed(8))])
@@ -94,15 +98,19 @@ struct CancellationTests {
     func cancelDynamicHandler() async throws {
         let mock = HTTPMock()
         let handlerCancelled = Captured<Bool>()
-        mock.addResponses(forPath: "/work", responses: [.dynamic { _ in
-            do {
-                try await Task.sleep(nanoseconds: 5_000_000_000)
-            } catch {
-                handlerCancelled.set(true)
-                throw error
-            }
-            return .plaintext("done")
-        }])
+        mock.addResponses(
+            forPath: "/work",
+            responses: [
+                .dynamic { _ in
+                    do {
+                        try await Task.sleep(nanoseconds: 5_000_000_000)
+                    } catch {
+                        handlerCancelled.set(true)
+                        throw error
+                    }
+                    return .plaintext("done")
+                }
+            ])
         _ = await Self.run(mock, "/work", cancelWhenJournaled: true)
         for _ in 0..<300 where handlerCancelled.value != true {
             try await Task.sleep(nanoseconds: 10_000_000)

@@ -193,8 +193,9 @@ struct DSLTests {
     @Test("the DSL and the imperative API build identical routes")
     func identicalToImperative() async throws {
         let imperative = HTTPMock()
-        imperative.addResponses(forPath: "/a/b", host: "API.example.com", method: .put, query: ["x": ["1", "2"]], matching: .contains,
-                                responses: [.plaintext("one", headers: ["X-H": "v"])])
+        imperative.addResponses(
+            forPath: "/a/b", host: "API.example.com", method: .put, query: ["x": ["1", "2"]], matching: .contains,
+            responses: [.plaintext("one", headers: ["X-H": "v"])])
         mock.registerResponses {
             Host("api.example.com") {
                 Headers(["X-H": "v"])

@@ -13,7 +13,8 @@ struct DiagnosticsTests {
     @Test("the near-miss report names the closest routes and, per field, why each did not match")
     func nearMissReport() async throws {
         let searchLine = #line + 1
-        mock.addResponses(forPath: "/search", host: "api.example.com", query: ["q": "swift", "page": "1"], responses: [.plaintext("results")])
+        mock.addResponses(
+            forPath: "/search", host: "api.example.com", query: ["q": "swift", "page": "1"], responses: [.plaintext("results")])
         let postLine = #line + 1
         mock.addResponses(forPath: "/search", host: "api.example.com", method: .post, responses: [.plaintext("post")])
         mock.addResponses(forPath: "/users/:id", host: "api.example.com", responses: [.plaintext("user")])
@@ -23,16 +24,17 @@ struct DiagnosticsTests {
         let reply = try await mock.urlSession.reply("https://api.example.com/search?q=swift&page=2")
 
         #expect(reply.status == 404)
-        #expect(reply.text == """
-            No mock for GET https://api.example.com/search?q=swift&page=2
-            Closest registrations:
-              1. ANY api.example.com/search?page=1&q=swift (registered at HTTPMockTests/DiagnosticsTests.swift:\(searchLine))
-                 query: expected page=1, got page=2
-              2. POST api.example.com/search (registered at HTTPMockTests/DiagnosticsTests.swift:\(postLine))
-                 method: expected POST, got GET
-              3. ANY other.example.org/search (registered at HTTPMockTests/DiagnosticsTests.swift:\(otherLine))
-                 host: expected other.example.org, got api.example.com
-            """)
+        #expect(
+            reply.text == """
+                No mock for GET https://api.example.com/search?q=swift&page=2
+                Closest registrations:
+                  1. ANY api.example.com/search?page=1&q=swift (registered at HTTPMockTests/DiagnosticsTests.swift:\(searchLine))
+                     query: expected page=1, got page=2
+                  2. POST api.example.com/search (registered at HTTPMockTests/DiagnosticsTests.swift:\(postLine))
+                     method: expected POST, got GET
+                  3. ANY other.example.org/search (registered at HTTPMockTests/DiagnosticsTests.swift:\(otherLine))
+                     host: expected other.example.org, got api.example.com
+                """)
         #expect(mock.recordedRequests.first?.nearMissReport == reply.text)
     }
 
@@ -40,14 +42,18 @@ struct DiagnosticsTests {
     func fieldLines() async throws {
         mock.registerResponses {
             Host("api.example.com") {
-                Path("/login", method: .post, headers: ["Authorization": "Bearer t0k", "X-Trace": .any],
-                     body: .jsonContains(["user": "alice"])) { MockResponse.empty() }
+                Path(
+                    "/login", method: .post, headers: ["Authorization": "Bearer t0k", "X-Trace": .any],
+                    body: .jsonContains(["user": "alice"])
+                ) { MockResponse.empty() }
                 Path("/list", query: ["page": "1"]) { MockResponse.empty() }
                 Path("/once") { MockResponse.empty() }
             }
         }
-        let login = try await mock.urlSession.reply(request("https://api.example.com/login", method: "POST",
-                                                            body: Data(#"{"user":"bob"}"#.utf8), headers: ["Authorization": "Bearer nope"]))
+        let login = try await mock.urlSession.reply(
+            request(
+                "https://api.example.com/login", method: "POST",
+                body: Data(#"{"user":"bob"}"#.utf8), headers: ["Authorization": "Bearer nope"]))
         #expect(login.text.contains("headers: expected authorization: Bearer t0k, got authorization: Bearer nope"))
         #expect(login.text.contains("headers: expected x-trace: <any>, got no x-trace"))
         #expect(login.text.contains(#"body: expected .jsonContains({"user":"alice"}), got {"user":"bob"}"#))
@@ -97,7 +103,10 @@ struct DiagnosticsTests {
         }
         #expect(messages.count == 2)
         #expect(messages[0].hasPrefix("No mock for GET https://example.com/missing\nClosest registrations:"))
-        #expect(messages[1] == "ANY example.com/unused: 2 queued responses were never requested (registered at HTTPMockTests/DiagnosticsTests.swift:\(line))")
+        #expect(
+            messages[1]
+                == "ANY example.com/unused: 2 queued responses were never requested (registered at HTTPMockTests/DiagnosticsTests.swift:\(line))"
+        )
         #expect(mock.verify().isEmpty)  // already reported
         mock.addResponses(forPath: "/x", host: "other.example.com", responses: [.empty()])
         mock.clearQueue(forHost: "other.example.com")
@@ -119,7 +128,9 @@ struct DiagnosticsTests {
         #expect(error?.code == .resourceUnavailable)
         withKnownIssue {
             #expect(mock.verify().count == 1)
-        } matching: { $0.description.contains("No mock for GET https://example.com/nope") }
+        } matching: {
+            $0.description.contains("No mock for GET https://example.com/nope")
+        }
     }
 
     @Test("unmatched requests sent to the network by .passthrough are not misses")
@@ -152,7 +163,9 @@ struct DiagnosticsTests {
                 #expect(HTTPMock.current === mock)
                 mock.addResponses(forPath: "/never", responses: [.empty()])
             }
-        } matching: { $0.description.contains("ANY example.com/never: 1 queued response was never requested") }
+        } matching: {
+            $0.description.contains("ANY example.com/never: 1 queued response was never requested")
+        }
         #expect(inner !== HTTPMock.shared)
         #expect(HTTPMock.current === HTTPMock.shared)
 

@@ -8,18 +8,24 @@ struct DynamicTests {
 
     @Test("the handler sees the full MockRequest")
     func fullRequest() async throws {
-        struct Order: Codable, Equatable { var item: String; var count: Int }
+        struct Order: Codable, Equatable {
+            var item: String
+            var count: Int
+        }
         let seen = Captured<MockRequest>()
-        mock.addResponses(forPath: "/shops/:shop/orders", method: .post, responses: [
-            .dynamic { request in
-                seen.set(request)
-                let order = try request.decode(Order.self)
-                return .encodable(["shop": request.pathParameters["shop"] ?? "?", "item": order.item], status: .created)
-            },
-        ])
-        let reply = try await mock.urlSession.reply(request(
-            "https://example.com/shops/north/orders?tag=a&tag=b&debug",
-            method: "POST", body: Data(#"{"item":"tea","count":2}"#.utf8), headers: ["Content-Type": "application/json"]))
+        mock.addResponses(
+            forPath: "/shops/:shop/orders", method: .post,
+            responses: [
+                .dynamic { request in
+                    seen.set(request)
+                    let order = try request.decode(Order.self)
+                    return .encodable(["shop": request.pathParameters["shop"] ?? "?", "item": order.item], status: .created)
+                }
+            ])
+        let reply = try await mock.urlSession.reply(
+            request(
+                "https://example.com/shops/north/orders?tag=a&tag=b&debug",
+                method: "POST", body: Data(#"{"item":"tea","count":2}"#.utf8), headers: ["Content-Type": "application/json"]))
 
         #expect(reply.status == 201)
         #expect(reply.text == #"{"item":"tea","shop":"north"}"# || reply.text == #"{"shop":"north","item":"tea"}"#)
@@ -36,10 +42,13 @@ struct DynamicTests {
 
     @Test("form parameters")
     func formParameters() async throws {
-        mock.addResponses(forPath: "/form", responses: [
-            .dynamic { request in .plaintext(request.formParameters["name"] ?? "none") },
-        ])
-        let reply = try await mock.urlSession.reply(request("https://example.com/form", method: "POST", body: Data("name=Ada+Lovelace&x=1".utf8)))
+        mock.addResponses(
+            forPath: "/form",
+            responses: [
+                .dynamic { request in .plaintext(request.formParameters["name"] ?? "none") }
+            ])
+        let reply = try await mock.urlSession.reply(
+            request("https://example.com/form", method: "POST", body: Data("name=Ada+Lovelace&x=1".utf8)))
         #expect(reply.text == "Ada Lovelace")
     }
 
@@ -56,12 +65,14 @@ struct DynamicTests {
     @Test("a handler may suspend; an eternal dynamic response answers every request")
     func suspendingHandler() async throws {
         let counter = Captured<Int>()
-        mock.addResponses(forPath: "/count", responses: [
-            .dynamic(lifetime: .eternal) { _ in
-                try await Task.sleep(nanoseconds: 10_000_000)
-                return .plaintext("\(counter.increment())")
-            },
-        ])
+        mock.addResponses(
+            forPath: "/count",
+            responses: [
+                .dynamic(lifetime: .eternal) { _ in
+                    try await Task.sleep(nanoseconds: 10_000_000)
+                    return .plaintext("\(counter.increment())")
+                }
+            ])
         var bodies: [String] = []
         for _ in 0..<3 { bodies.append(try await mock.urlSession.reply("https://example.com/count").text) }
         #expect(bodies == ["1", "2", "3"])
@@ -71,13 +82,15 @@ struct DynamicTests {
     func handlerTimeout() async throws {
         mock.timeout = 0.3
         let finished = Captured<Bool>()
-        mock.addResponses(forPath: "/hang", responses: [
-            .dynamic { _ in
-                try? await Task.sleep(nanoseconds: 20_000_000_000)
-                finished.set(true)
-                return .plaintext("too late")
-            },
-        ])
+        mock.addResponses(
+            forPath: "/hang",
+            responses: [
+                .dynamic { _ in
+                    try? await Task.sleep(nanoseconds: 20_000_000_000)
+                    finished.set(true)
+                    return .plaintext("too late")
+                }
+            ])
         let started = Date()
         let error = await #expect(throws: URLError.self) {
             _ = try await mock.urlSession.reply("https://example.com/hang")

@@ -7,9 +7,13 @@ struct FaultTests {
     @Test("connectionLost sends the head and that many body bytes, then .networkConnectionLost")
     func connectionLost() async throws {
         let mock = HTTPMock()
-        mock.addResponses(forPath: "/download", responses: [
-            .fault(.connectionLost(afterBytes: 4), body: Data("0123456789".utf8), status: .ok, headers: ["Content-Type": "text/plain"], lifetime: .multiple(2)),
-        ])
+        mock.addResponses(
+            forPath: "/download",
+            responses: [
+                .fault(
+                    .connectionLost(afterBytes: 4), body: Data("0123456789".utf8), status: .ok, headers: ["Content-Type": "text/plain"],
+                    lifetime: .multiple(2))
+            ])
         let delegate = RecordingDelegate()
         mock.delegateSession(delegate).dataTask(with: url("https://example.com/download")).resume()
         try await withWatchdog(10) { await delegate.completion() }
@@ -68,10 +72,12 @@ struct FaultTests {
     func heldFaultThenRetry() async throws {
         let mock = HTTPMock()
         let gate = ResponseGate()
-        mock.addResponses(forPath: "/flaky", responses: [
-            .fault(.connectionLost(afterBytes: 0), delivery: .held(gate)),
-            .plaintext("recovered"),
-        ])
+        mock.addResponses(
+            forPath: "/flaky",
+            responses: [
+                .fault(.connectionLost(afterBytes: 0), delivery: .held(gate)),
+                .plaintext("recovered"),
+            ])
         let first = Task { try await mock.urlSession.reply("https://example.com/flaky") }
         _ = try await mock.waitForRequest(to: "/flaky", timeout: 5)
         gate.release()

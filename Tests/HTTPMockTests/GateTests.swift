@@ -20,7 +20,7 @@ struct GateTests {
         let viaCompletion = Task { try await mock.urlSession.replyViaCompletionHandler(request("https://example.com/slow")) }
         _ = try await mock.waitForRequests(count: 2, timeout: 5)
         try await Task.sleep(nanoseconds: 200_000_000)
-        #expect(finished.value == nil)   // held: nothing arrived yet
+        #expect(finished.value == nil)  // held: nothing arrived yet
         #expect(gate.heldCount == 2)
         #expect(!gate.isReleased)
         gate.release()
@@ -70,9 +70,9 @@ struct GateTests {
         let error = await #expect(throws: URLError.self) { try await mock.urlSession.reply(slow) }
         #expect(error?.code == .timedOut)
         #expect(Date().timeIntervalSince(start) >= 0.25)
-        try await Task.sleep(nanoseconds: 100_000_000)   // the exchange closes just after failing the task
-        #expect(gate.heldCount == 0)   // a closed exchange leaves the gate
-        gate.release()                 // and a later release delivers nothing (no crash)
+        try await Task.sleep(nanoseconds: 100_000_000)  // the exchange closes just after failing the task
+        #expect(gate.heldCount == 0)  // a closed exchange leaves the gate
+        gate.release()  // and a later release delivers nothing (no crash)
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .timedOut)
     }
 
@@ -104,7 +104,8 @@ struct GateTests {
     func waitReturnsConsecutiveRequests() async throws {
         let mock = HTTPMock()
         let gate = ResponseGate()
-        mock.addResponses(forPath: "/items", method: .post, responses: [.empty(status: .created, lifetime: .eternal, delivery: .held(gate))])
+        mock.addResponses(
+            forPath: "/items", method: .post, responses: [.empty(status: .created, lifetime: .eternal, delivery: .held(gate))])
         let first = Task { try await mock.urlSession.reply(request("https://example.com/items", method: "POST", body: Data("1".utf8))) }
         let one = try await mock.waitForRequest(to: "/items", method: .post, timeout: 5)
         let second = Task { try await mock.urlSession.reply(request("https://example.com/items", method: "POST", body: Data("2".utf8))) }
@@ -142,7 +143,7 @@ struct GateTests {
         #expect(error?.message.contains("a request to GET /expected") == true)
         #expect(error?.message.contains("GET https://example.com/other") == true)
         let unmatched = try await mock.waitForRequest(to: "/other", timeout: 1)
-        #expect(unmatched.nearMissReport != nil)   // an entry is announced with its report
+        #expect(unmatched.nearMissReport != nil)  // an entry is announced with its report
         let none = await #expect(throws: HTTPMockError.self) { try await HTTPMock().waitForRequests(count: 2, timeout: 0.1) }
         #expect(none?.message.contains("2 requests") == true)
         #expect(none?.message.contains("no request arrived") == true)
@@ -202,19 +203,21 @@ struct SpinnerExampleTests {
     @Test @MainActor func showsTheSpinnerWhileTheProfileLoads() async throws {
         let mock = HTTPMock()
         let gate = ResponseGate()
-        mock.addResponses(forPath: "/profile", host: "api.example.com", responses: [
-            .plaintext("Ada", delivery: .held(gate)),
-        ])
+        mock.addResponses(
+            forPath: "/profile", host: "api.example.com",
+            responses: [
+                .plaintext("Ada", delivery: .held(gate))
+            ])
         let model = ProfileModel(session: mock.urlSession)
 
         let loading = Task { await model.load() }
-        _ = try await mock.waitForRequest(to: "/profile", timeout: 2)   // the request is in flight
-        #expect(model.isLoading)                                          // spinner shown
+        _ = try await mock.waitForRequest(to: "/profile", timeout: 2)  // the request is in flight
+        #expect(model.isLoading)  // spinner shown
         #expect(model.name == nil)
 
-        gate.release()                                                    // the answer arrives now
+        gate.release()  // the answer arrives now
         await loading.value
-        #expect(!model.isLoading)                                         // spinner gone
+        #expect(!model.isLoading)  // spinner gone
         #expect(model.name == "Ada")
     }
 }

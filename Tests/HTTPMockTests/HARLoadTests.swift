@@ -29,7 +29,8 @@ struct HARLoadTests {
         #expect(pixel.data == (try Data(contentsOf: Fixtures.url("pixel.png"))))
         #expect(pixel.header("Content-Type") == "image/png")
 
-        let created = try await mock.urlSession.reply(request("https://api.example.com/users", method: "POST", body: Data(#"{"name":"Bob"}"#.utf8)))
+        let created = try await mock.urlSession.reply(
+            request("https://api.example.com/users", method: "POST", body: Data(#"{"name":"Bob"}"#.utf8)))
         #expect(created.status == 201)
         #expect(created.text == #"{"id":2,"name":"Bob"}"#)
 
@@ -54,8 +55,11 @@ struct HARLoadTests {
         for _ in 0..<5 {
             states.append(try await mock.urlSession.reply("https://api.example.com/jobs/42").text)
         }
-        #expect(states == [#"{"state":"queued"}"#, #"{"state":"running"}"#, #"{"state":"done"}"#,
-                           #"{"state":"done"}"#, #"{"state":"done"}"#])
+        #expect(
+            states == [
+                #"{"state":"queued"}"#, #"{"state":"running"}"#, #"{"state":"done"}"#,
+                #"{"state":"done"}"#, #"{"state":"done"}"#,
+            ])
         let first = try await mock.urlSession.reply("https://api.example.com/jobs/42")
         #expect(first.header("Set-Cookie") == "a=1; Path=/, b=2; Path=/")  // repeated fields joined
         #expect(first.header("Transfer-Encoding") == nil)
@@ -95,27 +99,42 @@ struct HARLoadTests {
         (#"{"log": {"entries": [}}"#, "not valid JSON"),
         (#"{"entries": []}"#, "log: expected an object, got nothing (the field is missing)"),
         (#"{"log": {"entries": {}}}"#, "log.entries: expected an array, got an object"),
-        (#"{"log": {"entries": [\#(entry()), \#(entry(status: #""200""#))]}}"#,
-         #"log.entries[1].response.status: expected a number, got the string "200""#),
-        (#"{"log": {"entries": [\#(entry(status: "700"))]}}"#,
-         "log.entries[0].response.status: expected an HTTP status (100...599, or 0 for no response), got the number 700"),
-        (#"{"log": {"entries": [\#(entry(url: #""/relative""#))]}}"#,
-         #"log.entries[0].request.url: expected an absolute http or https URL, got the string "/relative""#),
-        (#"{"log": {"entries": [\#(entry(content: #"{"text": "%%%", "encoding": "base64"}"#))]}}"#,
-         #"log.entries[0].response.content.text: expected base64 (as log.entries[0].response.content.encoding says), got the string "%%%""#),
-        (#"{"log": {"entries": [\#(entry(headers: #"[{"name": "X"}]"#))]}}"#,
-         "log.entries[0].response.headers[0].value: expected a string, got nothing (the field is missing)"),
-        (#"{"log": {"entries": [\#(entry(method: #""GE T""#))]}}"#,
-         #""GE T" is not a valid HTTP method name"#),
+        (
+            #"{"log": {"entries": [\#(entry()), \#(entry(status: #""200""#))]}}"#,
+            #"log.entries[1].response.status: expected a number, got the string "200""#
+        ),
+        (
+            #"{"log": {"entries": [\#(entry(status: "700"))]}}"#,
+            "log.entries[0].response.status: expected an HTTP status (100...599, or 0 for no response), got the number 700"
+        ),
+        (
+            #"{"log": {"entries": [\#(entry(url: #""/relative""#))]}}"#,
+            #"log.entries[0].request.url: expected an absolute http or https URL, got the string "/relative""#
+        ),
+        (
+            #"{"log": {"entries": [\#(entry(content: #"{"text": "%%%", "encoding": "base64"}"#))]}}"#,
+            #"log.entries[0].response.content.text: expected base64 (as log.entries[0].response.content.encoding says), got the string "%%%""#
+        ),
+        (
+            #"{"log": {"entries": [\#(entry(headers: #"[{"name": "X"}]"#))]}}"#,
+            "log.entries[0].response.headers[0].value: expected a string, got nothing (the field is missing)"
+        ),
+        (
+            #"{"log": {"entries": [\#(entry(method: #""GE T""#))]}}"#,
+            #""GE T" is not a valid HTTP method name"#
+        ),
     ]
 
-    static func entry(method: String = #""GET""#, url: String = #""https://api.example.com/ok""#, status: String = "200",
-                      content: String = #"{"text": "ok"}"#, headers: String = "[]") -> String {
+    static func entry(
+        method: String = #""GET""#, url: String = #""https://api.example.com/ok""#, status: String = "200",
+        content: String = #"{"text": "ok"}"#, headers: String = "[]"
+    ) -> String {
         #"{"request": {"method": \#(method), "url": \#(url)}, "response": {"status": \#(status), "headers": \#(headers), "content": \#(content)}}"#
     }
 
-    @Test("a malformed archive throws an error naming the file, the entry, the field and what it held, and registers nothing",
-          arguments: 0..<HARLoadTests.malformed.count)
+    @Test(
+        "a malformed archive throws an error naming the file, the entry, the field and what it held, and registers nothing",
+        arguments: 0..<HARLoadTests.malformed.count)
     func malformedArchive(index: Int) async throws {
         let (json, message) = Self.malformed[index]
         let directory = try Fixtures.scratchDirectory()
@@ -153,9 +172,10 @@ struct HARLoadTests {
         let bound = Duration.seconds(1)
         #endif
         let entries = (0..<count).map { index in
-            Self.entry(url: "\"https://api.example.com/items/\(index % (count / 4))?page=\(index / (count / 4))\"",
-                  content: "{\"text\": \"{\\\"id\\\":\(index)}\", \"mimeType\": \"application/json\", \"size\": -1}",
-                  headers: #"[{"name": "Content-Type", "value": "application/json"}, {"name": "Cache-Control", "value": "no-store"}]"#)
+            Self.entry(
+                url: "\"https://api.example.com/items/\(index % (count / 4))?page=\(index / (count / 4))\"",
+                content: "{\"text\": \"{\\\"id\\\":\(index)}\", \"mimeType\": \"application/json\", \"size\": -1}",
+                headers: #"[{"name": "Content-Type", "value": "application/json"}, {"name": "Cache-Control", "value": "no-store"}]"#)
         }
         let file = directory.appendingPathComponent("large.har")
         try Data(#"{"log": {"version": "1.2", "entries": [\#(entries.joined(separator: ",\n"))]}}"#.utf8).write(to: file)

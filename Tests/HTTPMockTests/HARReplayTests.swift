@@ -1,6 +1,7 @@
 import Foundation
 import HTTPMock
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,9 +31,10 @@ struct HARReplayTests {
     func recordThenReplay() async throws {
         let directory = try Fixtures.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let echo = request("\(server.baseURL)/echo?page=1", method: "POST",
-                           body: Data(#"{"auth":{"token":"s3cr3t-body"},"name":"Ada"}"#.utf8),
-                           headers: ["Authorization": "Bearer s3cr3t-header", "Content-Type": "application/json"])
+        let echo = request(
+            "\(server.baseURL)/echo?page=1", method: "POST",
+            body: Data(#"{"auth":{"token":"s3cr3t-body"},"name":"Ada"}"#.utf8),
+            headers: ["Authorization": "Bearer s3cr3t-header", "Content-Type": "application/json"])
         let redaction: Redaction = [.default, .queryItems(["token"]), .jsonFields(["auth.token"]), .replacing("s3cr3t", with: "xxxxxx")]
 
         // Record: HTTPMOCK_RECORD=all sends everything to the server and writes the archive.
@@ -124,7 +126,10 @@ struct HARReplayTests {
         let error = try await #require(throws: HTTPMockError.self) {
             try await withRecordMode(nil) { try await withHTTPMock(replaying: "absent", in: directory) { _ in } }
         }
-        #expect(error.message == "No archive at \(directory.appendingPathComponent("absent.har").path) to replay. Record it with: HTTPMOCK_RECORD=missing swift test --filter missingArchiveAndBadMode")
+        #expect(
+            error.message
+                == "No archive at \(directory.appendingPathComponent("absent.har").path) to replay. Record it with: HTTPMOCK_RECORD=missing swift test --filter missingArchiveAndBadMode"
+        )
         let bad = try await #require(throws: HTTPMockError.self) {
             try await withRecordMode("sometimes") { try await withHTTPMock(replaying: "absent", in: directory) { _ in } }
         }
@@ -165,9 +170,11 @@ struct HARReplayTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let mock = HTTPMock()
         mock.unmockedPolicy = .passthrough
-        mock.addResponses(forPath: "/user", host: "api.example.com", responses: [
-            .json(#"{"name":"Ada","password":"hunter2"}"#, headers: ["Set-Cookie": "session=abc"]),
-        ])
+        mock.addResponses(
+            forPath: "/user", host: "api.example.com",
+            responses: [
+                .json(#"{"name":"Ada","password":"hunter2"}"#, headers: ["Set-Cookie": "session=abc"])
+            ])
         mock.addResponses(forPath: "/pixel", host: "api.example.com", responses: [.file(url: Fixtures.url("pixel.png"))])
         mock.addResponses(forPath: "/down", host: "api.example.com", responses: [.failure(URLError(.notConnectedToInternet))])
         _ = try await mock.urlSession.reply(request("https://api.example.com/user", headers: ["Authorization": "Bearer abc"]))
@@ -212,8 +219,10 @@ struct HARReplayTests {
         let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/HAR")
         let searchB = request("https://api.example.com/search", method: "POST", body: Data(#"{"q":"b"}"#.utf8))
         try await withRecordMode(nil) {
-            try await withHTTPMock(replaying: "matching", in: fixtures,
-                                   matching: [.ignoringQueryItems(["ts"]), .body, .headers(["Accept-Language"])]) { mock in
+            try await withHTTPMock(
+                replaying: "matching", in: fixtures,
+                matching: [.ignoringQueryItems(["ts"]), .body, .headers(["Accept-Language"])]
+            ) { mock in
                 let feed = try await mock.urlSession.reply("https://api.example.com/feed?since=100&ts=1800000000")
                 #expect(feed.text == "feed")
                 // Asked in the other order than recorded: the body decides, not the queue.
@@ -258,7 +267,9 @@ struct HARReplayTests {
         #expect(reply.response.url?.path == "/new")
     }
 
-    @Test(.httpMock(replaying: "chrome", in: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/HAR")))
+    @Test(
+        .httpMock(
+            replaying: "chrome", in: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/HAR")))
     func replayTrait() async throws {
         let users = try await HTTPMock.current.urlSession.reply("https://api.example.com/users?page=1")
         #expect(users.text == #"[{"id":1,"name":"Ada"}]"#)

@@ -5,8 +5,10 @@ import Testing
 /// Runs `work` in its own task and waits at most `seconds` for it: a regression to
 /// exponential matching fails the test instead of hanging the suite (the stray task is left
 /// to finish on its own).
-private func withPatternWatchdog<Value: Sendable>(seconds: Double, sourceLocation: Testing.SourceLocation = #_sourceLocation,
-                                                 _ work: @escaping @Sendable () async throws -> Value) async throws -> Value? {
+private func withPatternWatchdog<Value: Sendable>(
+    seconds: Double, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+    _ work: @escaping @Sendable () async throws -> Value
+) async throws -> Value? {
     let once = WatchdogOnce()
     let result: Result<Value, any Error>? = await withCheckedContinuation { continuation in
         Task {
@@ -31,7 +33,12 @@ private final class WatchdogOnce: @unchecked Sendable {
     // @unchecked: `resumed` is only touched under `lock`.
     private let lock = NSLock()
     private var resumed = false
-    func claim() -> Bool { lock.withLock { defer { resumed = true }; return !resumed } }
+    func claim() -> Bool {
+        lock.withLock {
+            defer { resumed = true }
+            return !resumed
+        }
+    }
 }
 
 @Suite("Host and path patterns through URLSession: in-segment wildcards, IPv6, IDN, encoded slashes, cost")
@@ -141,13 +148,15 @@ struct HostAndPathPatternTests {
         #expect(mock.requests(to: "/files/a/b").count == 1)
     }
 
-    @Test("hosts that can never match are refused at registration, naming what was received", arguments: [
-        ("exa mple.com", "host \"exa mple.com\": a space cannot appear in a host name"),
-        ("user@example.com", "host \"user@example.com\" holds user information (\"user@\")"),
-        ("example.com:80:80", "host \"example.com:80:80\" has 2 \":\""),
-        ("::1", "host \"::1\" is an IPv6 address: write it in brackets, like \"[::1]\""),
-        ("[::1", "host \"[::1\" opens a \"[\" without a closing \"]\""),
-    ])
+    @Test(
+        "hosts that can never match are refused at registration, naming what was received",
+        arguments: [
+            ("exa mple.com", "host \"exa mple.com\": a space cannot appear in a host name"),
+            ("user@example.com", "host \"user@example.com\" holds user information (\"user@\")"),
+            ("example.com:80:80", "host \"example.com:80:80\" has 2 \":\""),
+            ("::1", "host \"::1\" is an IPv6 address: write it in brackets, like \"[::1]\""),
+            ("[::1", "host \"[::1\" opens a \"[\" without a closing \"]\""),
+        ])
     func impossibleHosts(host: String, message: String) async throws {
         withKnownIssue {
             mock.addResponses(forPath: "/x", host: host, responses: [.plaintext("never")])
@@ -170,8 +179,9 @@ struct HostAndPathPatternTests {
         let pattern = "/" + Array(repeating: "**", count: 10).joined(separator: "/") + "/end"
         let deep = (0..<100).map { "s\($0)" }.joined(separator: "/")
         mock.addResponses(forPath: pattern, responses: [.plaintext("deep", lifetime: .eternal)])
-        mock.addResponses(forPath: "/" + Array(repeating: "**/x", count: 8).joined(separator: "/") + "/:last",
-                          responses: [.plaintext("x", lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/" + Array(repeating: "**/x", count: 8).joined(separator: "/") + "/:last",
+            responses: [.plaintext("x", lifetime: .eternal)])
         let session = mock.urlSession
         let texts = try await withPatternWatchdog(seconds: 20 * TestEnvironment.slowdown) {
             let start = ContinuousClock.now
@@ -192,8 +202,9 @@ struct HostAndPathPatternTests {
         for index in 0..<30 {
             mock.addResponses(forPath: "/\(long)/\(index)", responses: [.plaintext("r\(index)")])
         }
-        mock.addResponses(forPath: "/" + Array(repeating: "**", count: 12).joined(separator: "/") + "/nope",
-                          responses: [.plaintext("stars")])
+        mock.addResponses(
+            forPath: "/" + Array(repeating: "**", count: 12).joined(separator: "/") + "/nope",
+            responses: [.plaintext("stars")])
         let session = mock.urlSession
         let reply = try await withPatternWatchdog(seconds: 20 * TestEnvironment.slowdown) {
             try await session.reply(request("https://example.com/\(long)/7x"))

@@ -6,7 +6,10 @@ import Testing
 struct InstanceTests {
     @Test("the seed example: register for api.example.com/user and fetch through HTTPMock.shared")
     func sharedInstanceServesRegisteredResponse() async throws {
-        struct User: Codable, Equatable { var id: Int; var name: String }
+        struct User: Codable, Equatable {
+            var id: Int
+            var name: String
+        }
         let host = "shared-\(UUID().uuidString.lowercased()).example.com"
         HTTPMock.shared.addResponses(forPath: "/user", host: host, responses: [.encodable(User(id: 1, name: "Ada"))])
 
@@ -51,7 +54,8 @@ struct InstanceTests {
             for (index, mock) in instances.enumerated() {
                 for request in 0..<64 {
                     group.addTask {
-                        let reply = request.isMultiple(of: 2)
+                        let reply =
+                            request.isMultiple(of: 2)
                             ? try await mock.urlSession.reply("https://api.example.com/id")
                             : try await mock.urlSession.replyViaCompletionHandler(HTTPMockTests.request("https://api.example.com/id"))
                         return reply.text != "instance-\(index)"

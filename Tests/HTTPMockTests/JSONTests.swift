@@ -7,8 +7,10 @@ struct JSONTests {
     let mock = HTTPMock()
 
     func post(_ path: String, _ body: String, host: String = "mcp.example.com") async throws -> Reply {
-        try await mock.urlSession.reply(request("https://\(host)\(path)", method: "POST", body: Data(body.utf8),
-                                                headers: ["Content-Type": "application/json"]))
+        try await mock.urlSession.reply(
+            request(
+                "https://\(host)\(path)", method: "POST", body: Data(body.utf8),
+                headers: ["Content-Type": "application/json"]))
     }
 
     func json(_ reply: Reply) throws -> JSONValue {
@@ -28,7 +30,10 @@ struct JSONTests {
         #expect(reply.status == 200)
         #expect(reply.header("Content-Type") == "application/json")
         #expect(try json(reply) == ["jsonrpc": "2.0", "id": "a7f3-c1", "result": ["tools": [["name": "add"]]]])
-        guard case .object(let members) = try json(reply) else { Issue.record("not an object"); return }
+        guard case .object(let members) = try json(reply) else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.keys.sorted() == ["id", "jsonrpc", "result"])
         #expect(reply.text.contains(#""id":"a7f3-c1""#))
     }
@@ -36,15 +41,17 @@ struct JSONTests {
     @Test("jsonRPC(result:) copies an integer id as sent (exactly, beyond 2^53), through a completion handler too")
     func integerID() async throws {
         struct Sum: Encodable { var value: Int }
-        mock.addResponses(forPath: "/mcp", host: "mcp.example.com", method: .post, body: .jsonRPC(method: "tools/call"),
-                          responses: [.jsonRPC(result: Sum(value: 3), lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/mcp", host: "mcp.example.com", method: .post, body: .jsonRPC(method: "tools/call"),
+            responses: [.jsonRPC(result: Sum(value: 3), lifetime: .eternal)])
         let reply = try await post("/mcp", #"{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"add"}}"#)
         #expect(reply.text.contains(#""id":9007199254740993"#))
         #expect(try json(reply)["id"] == .integer(9_007_199_254_740_993))
         #expect(try json(reply)["result"]?["value"] == 3)
 
-        let viaHandler = try await mock.urlSession.replyViaCompletionHandler(request(
-            "https://mcp.example.com/mcp", method: "POST", body: Data(#"{"jsonrpc":"2.0","id":7,"method":"tools/call"}"#.utf8)))
+        let viaHandler = try await mock.urlSession.replyViaCompletionHandler(
+            request(
+                "https://mcp.example.com/mcp", method: "POST", body: Data(#"{"jsonrpc":"2.0","id":7,"method":"tools/call"}"#.utf8)))
         #expect(try json(viaHandler) == ["jsonrpc": "2.0", "id": 7, "result": ["value": 3]])
     }
 
@@ -73,7 +80,8 @@ struct JSONTests {
         #expect(try await post("/mcp", #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).text == #"{"id":1,"jsonrpc":"2.0","result":{}}"#)
         #expect(try await post("/mcp", #"{"jsonrpc":"2.0","id":2,"params":{"method":"initialize"}}"#).status == 404)
         #expect(try await post("/mcp", "not json").status == 404)
-        #expect(try await json(post("/mcp", #"{"jsonrpc":"2.0","id":3,"method":"initialize"}"#))["result"] == ["protocolVersion": "2025-06-18"])
+        #expect(
+            try await json(post("/mcp", #"{"jsonrpc":"2.0","id":3,"method":"initialize"}"#))["result"] == ["protocolVersion": "2025-06-18"])
     }
 
     @Test("a nested heterogeneous literal is a JSONValue for .jsonContains and .json, without a cast")
@@ -88,7 +96,10 @@ struct JSONTests {
                 }
             }
         }
-        #expect(try await post("/contains", #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"add","arguments":{"a":1.0,"b":2}}}"#).text == "contains")
+        #expect(
+            try await post(
+                "/contains", #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"add","arguments":{"a":1.0,"b":2}}}"#
+            ).text == "contains")
         #expect(try await post("/contains", #"{"method":"tools/call","params":{"name":"sub","arguments":{"a":1}}}"#).status == 404)
         #expect(try await post("/equal", #"{"tags":["x",null],"ratio":0.5,"ok":true,"id":1.0}"#).text == "equal")
         #expect(try await post("/equal", #"{"tags":["x",null],"ratio":0.5,"ok":1,"id":1}"#).status == 404)
@@ -96,8 +107,9 @@ struct JSONTests {
 
     @Test("integers compare exactly: 2^53 + 1 is not 2^53 (issue 11)")
     func exactIntegers() async throws {
-        mock.addResponses(forPath: "/n", host: "mcp.example.com", body: .json(["n": 9_007_199_254_740_992]),
-                          responses: [.plaintext("2^53", lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/n", host: "mcp.example.com", body: .json(["n": 9_007_199_254_740_992]),
+            responses: [.plaintext("2^53", lifetime: .eternal)])
         #expect(try await post("/n", #"{"n":9007199254740992}"#).text == "2^53")
         #expect(try await post("/n", #"{"n":9007199254740993}"#).status == 404)
         #expect(JSONValue.integer(9_007_199_254_740_993) != .double(9_007_199_254_740_992))
@@ -122,8 +134,9 @@ struct JSONTests {
 
     @Test(".equals compares bytes: FF FE is not \"\\u{FFFD}\\u{FFFD}\" (issue 11)")
     func equalsComparesBytes() async throws {
-        mock.addResponses(forPath: "/b", host: "mcp.example.com", body: .equals("\u{FFFD}\u{FFFD}"),
-                          responses: [.plaintext("replacement characters", lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/b", host: "mcp.example.com", body: .equals("\u{FFFD}\u{FFFD}"),
+            responses: [.plaintext("replacement characters", lifetime: .eternal)])
         mock.addResponses(forPath: "/c", host: "mcp.example.com", body: .contains("\u{FFFD}"), responses: [.plaintext("contains")])
         let invalid = request("https://mcp.example.com/b", method: "POST", body: Data([0xFF, 0xFE]))
         #expect(try await mock.urlSession.reply(invalid).status == 404)
@@ -134,10 +147,12 @@ struct JSONTests {
 
     @Test("a GraphQL comment is not the operation; a field named query is not either (issue 11)")
     func graphQLComments() async throws {
-        mock.addResponses(forPath: "/graphql", host: "mcp.example.com", body: .graphQL(operationName: "Foo"),
-                          responses: [.plaintext("Foo", lifetime: .eternal)])
-        mock.addResponses(forPath: "/graphql", host: "mcp.example.com", body: .graphQL(operationName: "Real"),
-                          responses: [.plaintext("Real", lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/graphql", host: "mcp.example.com", body: .graphQL(operationName: "Foo"),
+            responses: [.plaintext("Foo", lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/graphql", host: "mcp.example.com", body: .graphQL(operationName: "Real"),
+            responses: [.plaintext("Real", lifetime: .eternal)])
         let commented = ##"{"query":"# query Foo\nquery Real { user { id } }"}"##
         #expect(try await post("/graphql", commented).text == "Real")
         let anonymousWithComment = ##"{"query":"# query Foo\n{ viewer { id } }"}"##

@@ -11,8 +11,10 @@ struct JournalTests {
         mock.addResponses(forPath: "/down", host: "api.example.com", responses: [.failure(URLError(.timedOut))])
         let before = Date()
 
-        _ = try await mock.urlSession.reply(request("https://api.example.com/users?src=t", method: "POST",
-                                                    body: Data(#"{"name":"Ada"}"#.utf8), headers: ["X-Trace": "42"]))
+        _ = try await mock.urlSession.reply(
+            request(
+                "https://api.example.com/users?src=t", method: "POST",
+                body: Data(#"{"name":"Ada"}"#.utf8), headers: ["X-Trace": "42"]))
         _ = try? await mock.urlSession.reply("https://api.example.com/down")
         _ = try await mock.urlSession.reply("https://api.example.com/missing")
 
@@ -29,7 +31,8 @@ struct JournalTests {
         #expect(journal[0].date >= before)
         #expect((journal[1].error as? URLError)?.code == .timedOut)
         // Read as a person reads it, not `Error Domain=NSURLErrorDomain Code=-1001 "(null)"`.
-        #expect(journal[1].description == "GET https://api.example.com/down -> error: URLError.timedOut (-1001) via ANY api.example.com/down")
+        #expect(
+            journal[1].description == "GET https://api.example.com/down -> error: URLError.timedOut (-1001) via ANY api.example.com/down")
         #expect(journal[1].statusCode == nil)
         #expect(journal[2].isMatched == false)
         #expect(journal[2].statusCode == 404)
@@ -52,8 +55,10 @@ struct JournalTests {
     func formParameters() async throws {
         let mock = HTTPMock()
         mock.addResponses(forPath: "/login", responses: [.empty()])
-        _ = try await mock.urlSession.reply(request("https://example.com/login", method: "POST",
-                                                    body: Data("user=alice&note=hi+there%21&empty=".utf8)))
+        _ = try await mock.urlSession.reply(
+            request(
+                "https://example.com/login", method: "POST",
+                body: Data("user=alice&note=hi+there%21&empty=".utf8)))
         #expect(mock.recordedRequests.first?.request.formParameters == ["user": "alice", "note": "hi there!", "empty": ""])
     }
 }

@@ -12,9 +12,9 @@ struct LargeFileTests {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-
-    @Test("a 1 GB file fixture reaches a delegate-driven task in chunks with peak RSS growth under 64 MB",
-          .enabled(if: residentBytes() != nil, "needs /proc/self/statm"))
+    @Test(
+        "a 1 GB file fixture reaches a delegate-driven task in chunks with peak RSS growth under 64 MB",
+        .enabled(if: residentBytes() != nil, "needs /proc/self/statm"))
     func oneGigabyteToDelegate() async throws {
         let directory = try Fixtures.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -36,7 +36,9 @@ struct LargeFileTests {
         #expect(delegate.error == nil)
         #expect(delegate.byteCount == size)
         let growth = peak.growth
-        print("1 GB file fixture to a delegate task: peak RSS growth \(growth / 1_048_576) MB, \(Int(Double(size) / 1_048_576 / seconds)) MB/s")
+        print(
+            "1 GB file fixture to a delegate task: peak RSS growth \(growth / 1_048_576) MB, \(Int(Double(size) / 1_048_576 / seconds)) MB/s"
+        )
         // ThreadSanitizer's shadow memory grows with every byte touched: RSS says nothing there.
         if !TestEnvironment.isThreadSanitized {
             #expect(growth < 64 * 1_048_576)

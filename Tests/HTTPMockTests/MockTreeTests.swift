@@ -1,6 +1,7 @@
 import Foundation
 import HTTPMock
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -68,16 +69,17 @@ struct MockTreeTests {
     func describeRoutes() throws {
         try mock.loadMocks(from: try Self.bundledTree, host: "api.example.com")
         let lines = mock.describeRoutes().split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "GET api.example.com/**/health — 1 response queued, the last .eternal (**/health/GET/configuration.json:1)",
-            "GET api.example.com/images/* — 1 response queued, the last .eternal (images/*/GET/configuration.json:1)",
-            "GET api.example.com/jobs/42 — 2 responses queued, the last .eternal (jobs/42/GET/configuration.json:1)",
-            "GET api.example.com/slow — 1 response queued (slow/GET/configuration.json:1)",
-            // Folders are read in name order, and ":" sorts before "G".
-            "GET api.example.com/users/:id — 1 response queued (users/:id/GET/configuration.json:1)",
-            "DELETE api.example.com/users/:id — 1 response queued (users/:id/delete/configuration.json:1)",
-            "GET api.example.com/users — 1 response queued (users/GET/configuration.json:1)",
-        ])
+        #expect(
+            lines == [
+                "GET api.example.com/**/health — 1 response queued, the last .eternal (**/health/GET/configuration.json:1)",
+                "GET api.example.com/images/* — 1 response queued, the last .eternal (images/*/GET/configuration.json:1)",
+                "GET api.example.com/jobs/42 — 2 responses queued, the last .eternal (jobs/42/GET/configuration.json:1)",
+                "GET api.example.com/slow — 1 response queued (slow/GET/configuration.json:1)",
+                // Folders are read in name order, and ":" sorts before "G".
+                "GET api.example.com/users/:id — 1 response queued (users/:id/GET/configuration.json:1)",
+                "DELETE api.example.com/users/:id — 1 response queued (users/:id/delete/configuration.json:1)",
+                "GET api.example.com/users — 1 response queued (users/GET/configuration.json:1)",
+            ])
     }
 
     // MARK: - Errors: one per kind, each naming the file, each registering nothing
@@ -85,7 +87,9 @@ struct MockTreeTests {
     /// Builds a tree with one good route (`GET /good`) plus `files`, loads it under a watchdog,
     /// checks through a real session that nothing was registered, and returns the error message
     /// with the root shown as `<root>`.
-    func loadError(_ files: [String: String], links: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation) async throws -> String {
+    func loadError(
+        _ files: [String: String], links: [String: String] = [:], sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) async throws -> String {
         let root = try Fixtures.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         try Self.write(files.merging(["good/GET/configuration.json": #"{"status_code": 200}"#]) { $1 }, links: links, in: root)
@@ -153,19 +157,28 @@ struct MockTreeTests {
     @Test("an unknown key")
     func unknownKey() async throws {
         let message = try await loadError(["users/GET/configuration.json": #"{"status": 404}"#])
-        #expect(message == #"loadMocks: <root>/users/GET/configuration.json: unknown key "status" (known keys: delay, headers, lifetime, new_state, required_state, response_file, scenario, status_code, template)"#)
+        #expect(
+            message
+                == #"loadMocks: <root>/users/GET/configuration.json: unknown key "status" (known keys: delay, headers, lifetime, new_state, required_state, response_file, scenario, status_code, template)"#
+        )
     }
 
     /// Each case: the contents of `users/GET/configuration.json` and the message expected after
     /// `loadMocks: <root>/users/GET/configuration.json`.
     static let wrongTypes: [(json: String, message: String)] = [
         (#"{"status_code": "200"}"#, #": status_code must be a number from 100 to 599, got the string "200""#),
-        (#"[{"status_code": 200}, {"status_code": "404"}]"#, #", entry [1]: status_code must be a number from 100 to 599, got the string "404""#),
+        (
+            #"[{"status_code": 200}, {"status_code": "404"}]"#,
+            #", entry [1]: status_code must be a number from 100 to 599, got the string "404""#
+        ),
         (#"{"status_code": 600}"#, ": status_code must be a number from 100 to 599, got the number 600"),
         (#"{"status_code": 200.5}"#, ": status_code must be a number from 100 to 599, got the number 200.5"),
         (#"{"status_code": true}"#, ": status_code must be a number from 100 to 599, got true"),
         (#"{"status_code": null}"#, ": status_code must be a number from 100 to 599, got null"),
-        (#"{"headers": ["X-A: b"]}"#, #": headers must be an object of strings like {"Cache-Control": "no-store"}, got an array of 1 value"#),
+        (
+            #"{"headers": ["X-A: b"]}"#,
+            #": headers must be an object of strings like {"Cache-Control": "no-store"}, got an array of 1 value"#
+        ),
         (#"{"headers": {"X-Count": 5}}"#, #": headers["X-Count"] must be a string, got the number 5"#),
         (#"{"headers": {"X-A": "a\nb"}}"#, #": headers["X-A"] must be a string without line breaks or NUL, got the string "a\nb""#),
         (#"{"headers": {"X A": "b"}}"#, #": headers: "X A" is not a header name (letters, digits and !#$%&'*+-.^_`|~)"#),
@@ -178,7 +191,10 @@ struct MockTreeTests {
         (#"{"lifetime": 0}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got the number 0"#),
         (#"{"lifetime": 1.5}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got the number 1.5"#),
         (#"{"lifetime": false}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got false"#),
-        (#"[{"status_code": 200}, "ok"]"#, #", entry [1]: expected an object like {"status_code": 200, "response_file": "body.json"}, got the string "ok""#),
+        (
+            #"[{"status_code": 200}, "ok"]"#,
+            #", entry [1]: expected an object like {"status_code": 200, "response_file": "body.json"}, got the string "ok""#
+        ),
     ]
 
     @Test("a value of the wrong type names the file, the entry, the key and the JSON value received", arguments: wrongTypes)
@@ -190,9 +206,15 @@ struct MockTreeTests {
     @Test("a missing response file, or one that is a folder")
     func missingResponseFile() async throws {
         let message = try await loadError(["users/GET/configuration.json": #"{"response_file": "nope.json"}"#])
-        #expect(message == #"loadMocks: <root>/users/GET/configuration.json: response_file "nope.json" does not exist (looked for <root>/users/GET/nope.json)"#)
+        #expect(
+            message
+                == #"loadMocks: <root>/users/GET/configuration.json: response_file "nope.json" does not exist (looked for <root>/users/GET/nope.json)"#
+        )
         let folder = try await loadError(["users/GET/configuration.json": #"{"response_file": "bodies"}"#, "users/GET/bodies/a.json": "{}"])
-        #expect(folder == #"loadMocks: <root>/users/GET/configuration.json: response_file "bodies" is not a regular file (<root>/users/GET/bodies is a folder, a FIFO or a device)"#)
+        #expect(
+            folder
+                == #"loadMocks: <root>/users/GET/configuration.json: response_file "bodies" is not a regular file (<root>/users/GET/bodies is a folder, a FIFO or a device)"#
+        )
     }
 
     @Test("a configuration.json that is a FIFO is an error, not a read that never ends")
@@ -219,19 +241,27 @@ struct MockTreeTests {
             "api/get/configuration.json": "{}",
             "api/get/GET/configuration.json": "{}",
         ])
-        #expect(message == "loadMocks: <root>/api/get/GET/configuration.json is inside the method folder <root>/api/get (it holds a configuration.json), where it would be ignored: folders in a method folder hold response files, not routes. Move it out of <root>/api/get, or rename <root>/api/get/configuration.json if that folder is a path segment.")
+        #expect(
+            message
+                == "loadMocks: <root>/api/get/GET/configuration.json is inside the method folder <root>/api/get (it holds a configuration.json), where it would be ignored: folders in a method folder hold response files, not routes. Move it out of <root>/api/get, or rename <root>/api/get/configuration.json if that folder is a path segment."
+        )
         let deeper = try await loadError([
             "users/GET/configuration.json": "{}",
             "users/GET/fixtures/:id/DELETE/configuration.json": "{}",
         ])
-        #expect(deeper.hasPrefix("loadMocks: <root>/users/GET/fixtures/:id/DELETE/configuration.json is inside the method folder <root>/users/GET "))
+        #expect(
+            deeper.hasPrefix(
+                "loadMocks: <root>/users/GET/fixtures/:id/DELETE/configuration.json is inside the method folder <root>/users/GET "))
         // Beside method folders, in a path folder.
         let beside = try await loadError([
             "users/configuration.json": "{}",
             "users/GET/configuration.json": "{}",
             "users/post/configuration.json": "{}",
         ])
-        #expect(beside == "loadMocks: <root>/users/configuration.json is next to the method folders GET/, post/: a configuration.json belongs in a method folder, such as <root>/users/GET/")
+        #expect(
+            beside
+                == "loadMocks: <root>/users/configuration.json is next to the method folders GET/, post/: a configuration.json belongs in a method folder, such as <root>/users/GET/"
+        )
     }
 
     @Test("a malformed pattern folder")
@@ -262,14 +292,15 @@ struct MockTreeTests {
     func fixtureFoldersAnywhere() async throws {
         let root = try Fixtures.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        try Self.write([
-            "fixtures/users.json": #"[{"id":1}]"#,
-            "fixtures/deep/er/notes.txt": "unused",
-            "users/GET/configuration.json": #"{"response_file": "../../fixtures/users.json", "lifetime": "eternal"}"#,
-            "users/:id/GET/configuration.json": #"{"response_file": "bodies/v1/user.json", "lifetime": "eternal"}"#,
-            "users/:id/GET/bodies/v1/user.json": #"{"id":7}"#,
-            "users/:id/GET/bodies/get/unused.json": "{}",  // named like a method, inside a method folder
-        ], in: root)
+        try Self.write(
+            [
+                "fixtures/users.json": #"[{"id":1}]"#,
+                "fixtures/deep/er/notes.txt": "unused",
+                "users/GET/configuration.json": #"{"response_file": "../../fixtures/users.json", "lifetime": "eternal"}"#,
+                "users/:id/GET/configuration.json": #"{"response_file": "bodies/v1/user.json", "lifetime": "eternal"}"#,
+                "users/:id/GET/bodies/v1/user.json": #"{"id":7}"#,
+                "users/:id/GET/bodies/get/unused.json": "{}",  // named like a method, inside a method folder
+            ], in: root)
         try mock.loadMocks(from: root, host: "api.example.com")
         #expect(try await mock.urlSession.reply("https://api.example.com/users").text == #"[{"id":1}]"#)
         #expect(try await mock.urlSession.reply("https://api.example.com/users/7").text == #"{"id":7}"#)
@@ -293,7 +324,10 @@ struct MockTreeTests {
         try FileManager.default.createDirectory(at: root.appendingPathComponent("users"), withIntermediateDirectories: true)
         try #require(Self.makeFolder(named: Array("users/caf".utf8) + [0xE9], in: root))
         let message = try await loadErrorMessage(root).replacingOccurrences(of: root.path, with: "<root>")
-        #expect(message == #"loadMocks: <root>/users/caf\xE9 is a folder whose name is not UTF-8 (bytes shown as \xHH); folder names become path segments and methods, so rename it"#)
+        #expect(
+            message
+                == #"loadMocks: <root>/users/caf\xE9 is a folder whose name is not UTF-8 (bytes shown as \xHH); folder names become path segments and methods, so rename it"#
+        )
 
         // A file with such a name cannot be named by a configuration.json: it is ignored.
         let files = try Fixtures.scratchDirectory()
@@ -322,7 +356,10 @@ struct MockTreeTests {
         // Two links into one folder: the second is an error (every folder is read once).
         let twice = try await loadErrorMessage(root)
             .replacingOccurrences(of: root.path, with: "<root>").replacingOccurrences(of: shared.path, with: "<shared>")
-        #expect(twice == #"loadMocks: <root>/v2/health is a symbolic link to "<shared>/.", that is <root>/v1/health, a folder already read there: every folder of a tree is read once (two ways into one folder would register its mocks twice, and links can multiply the ways without end). Copy the folder, or link its files instead."#)
+        #expect(
+            twice
+                == #"loadMocks: <root>/v2/health is a symbolic link to "<shared>/.", that is <root>/v1/health, a folder already read there: every folder of a tree is read once (two ways into one folder would register its mocks twice, and links can multiply the ways without end). Copy the folder, or link its files instead."#
+        )
 
         try FileManager.default.removeItem(at: root.appendingPathComponent("v2"))
         try mock.loadMocks(from: root, host: "api.example.com")
@@ -334,7 +371,10 @@ struct MockTreeTests {
         let message = try await loadError(
             ["users/GET/configuration.json": "{}"],
             links: ["users/again": ".."])
-        #expect(message == #"loadMocks: <root>/users/again is a symbolic link to "..", that is <root>, a folder that contains it: a loop, the tree would never end. Remove the link or point it outside the tree."#)
+        #expect(
+            message
+                == #"loadMocks: <root>/users/again is a symbolic link to "..", that is <root>, a folder that contains it: a loop, the tree would never end. Remove the link or point it outside the tree."#
+        )
     }
 
     @Test("two symbolic link loops: loadMocks returns (under a watchdog) with an error")
@@ -343,9 +383,14 @@ struct MockTreeTests {
         let message = try await loadError(
             ["a/GET/configuration.json": "{}"],
             links: ["a/x": "..", "a/y": "../a"])
-        #expect(message == #"loadMocks: <root>/a/x is a symbolic link to "..", that is <root>, a folder that contains it: a loop, the tree would never end. Remove the link or point it outside the tree."#)
+        #expect(
+            message
+                == #"loadMocks: <root>/a/x is a symbolic link to "..", that is <root>, a folder that contains it: a loop, the tree would never end. Remove the link or point it outside the tree."#
+        )
         let selfLoop = try await loadError(["b/c/GET/configuration.json": "{}"], links: ["b/c/d/e": "../..", "b/c/d/f": "."])
-        #expect(selfLoop.hasPrefix(#"loadMocks: <root>/b/c/d/e is a symbolic link to "../..", that is <root>/b, a folder that contains it: a loop"#))
+        #expect(
+            selfLoop.hasPrefix(
+                #"loadMocks: <root>/b/c/d/e is a symbolic link to "../..", that is <root>/b, a folder that contains it: a loop"#))
     }
 }
 

@@ -1,12 +1,15 @@
 import Foundation
-@testable import HTTPMock
 import Testing
+
+@testable import HTTPMock
 
 /// Runs `work` on its own thread and returns how long it took, or `nil` (with a recorded
 /// issue) when it did not finish within `limit` seconds: an exponential regression fails the
 /// test instead of hanging the suite.
-private func timed(limit: Double, sourceLocation: Testing.SourceLocation = #_sourceLocation,
-                   _ work: @escaping @Sendable () -> Void) -> Duration? {
+private func timed(
+    limit: Double, sourceLocation: Testing.SourceLocation = #_sourceLocation,
+    _ work: @escaping @Sendable () -> Void
+) -> Duration? {
     let limit = limit * TestEnvironment.slowdown
     let done = DispatchSemaphore(value: 0)
     let clock = ContinuousClock()
@@ -54,7 +57,8 @@ struct PatternPerformanceTests {
         let frozen = index
         let segments = Self.segments
         let elapsed = timed(limit: 10) {
-            let found = frozen.candidates(host: "example.com", port: nil, path: "/" + segments.joined(separator: "/"), segments: { segments })
+            let found = frozen.candidates(
+                host: "example.com", port: nil, path: "/" + segments.joined(separator: "/"), segments: { segments })
             #expect(Set(found) == [1, 2])
         }
         #expect((elapsed ?? .seconds(99)) < .milliseconds(50) * TestEnvironment.slowdown)
@@ -104,8 +108,10 @@ struct PatternReferenceTests {
     }
 
     /// Tries every split in order, `**` taking as few segments as it can first.
-    static func reference(_ pattern: ArraySlice<PathPattern.Segment>, _ path: ArraySlice<String>,
-                          _ captures: [String: String]) -> [String: String]? {
+    static func reference(
+        _ pattern: ArraySlice<PathPattern.Segment>, _ path: ArraySlice<String>,
+        _ captures: [String: String]
+    ) -> [String: String]? {
         guard let first = pattern.first else { return path.isEmpty ? captures : nil }
         let rest = pattern.dropFirst()
         switch first {
@@ -144,7 +150,10 @@ struct PatternReferenceTests {
             let count = Int.random(in: 0...6, using: &random)
             let raw = (0..<count).map { _ -> String in
                 let piece = pieces.randomElement(using: &random) ?? "a"
-                if piece == ":p" { parameter += 1; return ":p\(parameter)" }
+                if piece == ":p" {
+                    parameter += 1
+                    return ":p\(parameter)"
+                }
                 return piece
             }
             let pattern = try PathPattern.parse("/" + raw.joined(separator: "/"))
@@ -152,7 +161,9 @@ struct PatternReferenceTests {
             patterns.append(pattern)
         }
         for _ in 0..<60 {
-            let path = (0..<Int.random(in: 0...7, using: &random)).map { _ in ["a", "b", "ab", "ba", "c"].randomElement(using: &random) ?? "a" }
+            let path = (0..<Int.random(in: 0...7, using: &random)).map { _ in
+                ["a", "b", "ab", "ba", "c"].randomElement(using: &random) ?? "a"
+            }
             var expected: Set<Int> = []
             for (position, pattern) in patterns.enumerated() {
                 let want = Self.reference(pattern.segments[...], path[...], [:])
@@ -197,11 +208,15 @@ struct PatternReferenceTests {
             patterns.append(try HostPattern.parse(raw.joined(separator: ".")))
         }
         for _ in 0..<60 {
-            let host = (0..<Int.random(in: 1...6, using: &random)).map { _ in ["a", "b", "ab", "a-b", "c"].randomElement(using: &random) ?? "a" }
-                .joined(separator: ".")
+            let host = (0..<Int.random(in: 1...6, using: &random)).map { _ in
+                ["a", "b", "ab", "a-b", "c"].randomElement(using: &random) ?? "a"
+            }
+            .joined(separator: ".")
             for pattern in patterns {
                 let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-                #expect(pattern.matches(host: host, port: nil) == Self.hostReference(pattern.labels[...], labels[...]), "\(pattern) against \(host)")
+                #expect(
+                    pattern.matches(host: host, port: nil) == Self.hostReference(pattern.labels[...], labels[...]),
+                    "\(pattern) against \(host)")
             }
         }
     }

@@ -34,19 +34,22 @@ struct QueueTests {
     @Test("lifetimes: .multiple(n) serves n times, .eternal forever (polling)")
     func lifetimes() async throws {
         let mock = HTTPMock()
-        mock.addResponses(forPath: "/job", responses: [
-            .json(#"{"state":"queued"}"#),
-            .json(#"{"state":"running"}"#, lifetime: .multiple(2)),
-            .json(#"{"state":"done"}"#, lifetime: .eternal),
-        ])
+        mock.addResponses(
+            forPath: "/job",
+            responses: [
+                .json(#"{"state":"queued"}"#),
+                .json(#"{"state":"running"}"#, lifetime: .multiple(2)),
+                .json(#"{"state":"done"}"#, lifetime: .eternal),
+            ])
         var states: [String] = []
         for _ in 0..<6 {
             states.append(try await mock.urlSession.reply("https://example.com/job").text)
         }
-        #expect(states == [
-            #"{"state":"queued"}"#, #"{"state":"running"}"#, #"{"state":"running"}"#,
-            #"{"state":"done"}"#, #"{"state":"done"}"#, #"{"state":"done"}"#,
-        ])
+        #expect(
+            states == [
+                #"{"state":"queued"}"#, #"{"state":"running"}"#, #"{"state":"running"}"#,
+                #"{"state":"done"}"#, #"{"state":"done"}"#, #"{"state":"done"}"#,
+            ])
     }
 
     @Test("an exhausted queue never shadows another route that still has responses")

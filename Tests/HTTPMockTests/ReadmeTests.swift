@@ -5,14 +5,19 @@ import Testing
 // The README's quick start, as written there (it uses HTTPMock.shared, so the suite clears what
 // it registered). If this file stops compiling, the README is wrong.
 
-struct User: Codable, Equatable { var id: Int; var name: String }
+struct User: Codable, Equatable {
+    var id: Int
+    var name: String
+}
 
 @Suite("README quick start", .serialized)
 struct ReadmeTests {
     @Test func loadsTheUser() async throws {
-        HTTPMock.shared.addResponses(forPath: "/user", host: "api.example.com", responses: [
-            .encodable(User(id: 1, name: "Ada")),
-        ])
+        HTTPMock.shared.addResponses(
+            forPath: "/user", host: "api.example.com",
+            responses: [
+                .encodable(User(id: 1, name: "Ada"))
+            ])
 
         let url = URL(string: "https://api.example.com/user")!
         let (data, _) = try await HTTPMock.shared.urlSession.data(from: url)

@@ -20,22 +20,27 @@ struct RedirectTests {
 
     @Test("absolute locations, other hosts, and any 3xx mock with a Location")
     func absoluteAndAnyStatus() async throws {
-        mock.addResponses(forPath: "/a", responses: [.empty(status: .permanentRedirect, headers: ["Location": "https://cdn.example.net/b"])])
+        mock.addResponses(
+            forPath: "/a", responses: [.empty(status: .permanentRedirect, headers: ["Location": "https://cdn.example.net/b"])])
         mock.addResponses(forPath: "/b", host: "cdn.example.net", responses: [.plaintext("cdn")])
         let reply = try await mock.urlSession.replyViaCompletionHandler(request("https://example.com/a"))
         #expect(reply.text == "cdn")
         #expect(reply.response.url?.host == "cdn.example.net")
     }
 
-    @Test("303, and 301/302 after POST, become GET without body; 307/308 keep method and body", arguments: [
-        (303, "POST", "GET", false), (302, "POST", "GET", false), (301, "POST", "GET", false),
-        (302, "PUT", "PUT", true), (307, "POST", "POST", true), (308, "PUT", "PUT", true), (303, "HEAD", "HEAD", false),
-    ])
+    @Test(
+        "303, and 301/302 after POST, become GET without body; 307/308 keep method and body",
+        arguments: [
+            (303, "POST", "GET", false), (302, "POST", "GET", false), (301, "POST", "GET", false),
+            (302, "PUT", "PUT", true), (307, "POST", "POST", true), (308, "PUT", "PUT", true), (303, "HEAD", "HEAD", false),
+        ])
     func methodRewriting(status: Int, method: String, expectedMethod: String, keepsBody: Bool) async throws {
         mock.addResponses(forPath: "/submit", responses: [.redirect(to: "/result", status: HTTPStatus(status))])
         mock.addResponses(forPath: "/result", responses: [.empty(status: .ok)])
-        _ = try await mock.urlSession.reply(request("https://example.com/submit", method: method, body: Data("form".utf8),
-                                                    headers: ["Content-Type": "text/plain"]))
+        _ = try await mock.urlSession.reply(
+            request(
+                "https://example.com/submit", method: method, body: Data("form".utf8),
+                headers: ["Content-Type": "text/plain"]))
         let hop = try #require(mock.requests(to: "/result").first)
         #expect(hop.request.method.rawValue == expectedMethod)
         #expect((hop.request.body != nil) == keepsBody)
@@ -64,8 +69,10 @@ struct RedirectTests {
     func delegateRefuses() async throws {
         final class Refuser: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
             let asked = Captured<URL>()
-            func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+            func urlSession(
+                _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+            ) {
                 asked.set(request.url ?? URL(fileURLWithPath: "/"))
                 completionHandler(nil)
             }
@@ -81,7 +88,8 @@ struct RedirectTests {
 
     @Test("a cookie set by a redirect hop is sent on the next hop")
     func cookiesAcrossHops() async throws {
-        mock.addResponses(forPath: "/login", responses: [.redirect(to: "/home", status: .seeOther, headers: ["Set-Cookie": "session=abc; Path=/"])])
+        mock.addResponses(
+            forPath: "/login", responses: [.redirect(to: "/home", status: .seeOther, headers: ["Set-Cookie": "session=abc; Path=/"])])
         mock.addResponses(forPath: "/home", responses: [.plaintext("home")])
         _ = try await mock.urlSession.reply(request("https://example.com/login", method: "POST"))
         #expect(mock.requests(to: "/home").first?.request.headers["Cookie"] == "session=abc")

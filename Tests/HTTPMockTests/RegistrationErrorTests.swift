@@ -65,27 +65,48 @@ struct RegistrationErrorTests {
     @Test("a URL passed as host or path, a query in the path, a bad method, a bad status, a zero lifetime")
     func malformedRoutes() async throws {
         let cases: [(String, () -> Void)] = [
-            ("must be a host name like \"api.example.com\", not a URL", {
-                mock.addResponses(forPath: "/r", host: "https://api.example.com", responses: [.empty()])
-            }),
-            ("is a URL; pass the host as host:", {
-                mock.addResponses(forPath: "https://example.com/r", responses: [.empty()])
-            }),
-            ("contains a query; pass query parameters as query:", {
-                mock.addResponses(forPath: "/r?x=1", responses: [.empty()])
-            }),
-            ("\"GE T\" is not a valid HTTP method name", {
-                mock.addResponses(forPath: "/r", method: "GE T", responses: [.empty()])
-            }),
-            ("status 1000 is not an HTTP status (100...599)", {
-                mock.addResponses(forPath: "/r", responses: [.empty(status: 1000)])
-            }),
-            ("lifetime .multiple(0) must serve at least one request", {
-                mock.addResponses(forPath: "/r", responses: [.empty(lifetime: .multiple(0))])
-            }),
-            ("the host is empty", {
-                mock.addResponses(forPath: "/r", host: "", responses: [.empty()])
-            }),
+            (
+                "must be a host name like \"api.example.com\", not a URL",
+                {
+                    mock.addResponses(forPath: "/r", host: "https://api.example.com", responses: [.empty()])
+                }
+            ),
+            (
+                "is a URL; pass the host as host:",
+                {
+                    mock.addResponses(forPath: "https://example.com/r", responses: [.empty()])
+                }
+            ),
+            (
+                "contains a query; pass query parameters as query:",
+                {
+                    mock.addResponses(forPath: "/r?x=1", responses: [.empty()])
+                }
+            ),
+            (
+                "\"GE T\" is not a valid HTTP method name",
+                {
+                    mock.addResponses(forPath: "/r", method: "GE T", responses: [.empty()])
+                }
+            ),
+            (
+                "status 1000 is not an HTTP status (100...599)",
+                {
+                    mock.addResponses(forPath: "/r", responses: [.empty(status: 1000)])
+                }
+            ),
+            (
+                "lifetime .multiple(0) must serve at least one request",
+                {
+                    mock.addResponses(forPath: "/r", responses: [.empty(lifetime: .multiple(0))])
+                }
+            ),
+            (
+                "the host is empty",
+                {
+                    mock.addResponses(forPath: "/r", host: "", responses: [.empty()])
+                }
+            ),
         ]
         for (expected, register) in cases {
             withKnownIssue {

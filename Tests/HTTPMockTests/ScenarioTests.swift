@@ -7,12 +7,15 @@ struct ScenarioTests {
     let mock = HTTPMock()
 
     func registerCheckout() {
-        mock.addResponses(forPath: "/cart", when: ScenarioState("checkout", "started"),
-                          responses: [.json("[]", lifetime: .eternal)])
-        mock.addResponses(forPath: "/cart", method: .post, when: ScenarioState("checkout", "started"),
-                          responses: [MockResponse.empty(status: .created).transitioning("checkout", to: "filled")])
-        mock.addResponses(forPath: "/cart", when: ScenarioState("checkout", "filled"),
-                          responses: [.json(#"[{"sku":1}]"#, lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/cart", when: ScenarioState("checkout", "started"),
+            responses: [.json("[]", lifetime: .eternal)])
+        mock.addResponses(
+            forPath: "/cart", method: .post, when: ScenarioState("checkout", "started"),
+            responses: [MockResponse.empty(status: .created).transitioning("checkout", to: "filled")])
+        mock.addResponses(
+            forPath: "/cart", when: ScenarioState("checkout", "filled"),
+            responses: [.json(#"[{"sku":1}]"#, lifetime: .eternal)])
     }
 
     @Test("the SPEC §16 checkout example through a real URLSession")
@@ -28,8 +31,9 @@ struct ScenarioTests {
 
     @Test("a route skipped for its scenario state: the near-miss report says so")
     func nearMiss() async throws {
-        mock.addResponses(forPath: "/order", method: .post, when: ScenarioState("order", "started"),
-                          responses: [MockResponse.empty(status: .created, lifetime: .eternal).transitioning("order", to: "placed")])
+        mock.addResponses(
+            forPath: "/order", method: .post, when: ScenarioState("order", "started"),
+            responses: [MockResponse.empty(status: .created, lifetime: .eternal).transitioning("order", to: "placed")])
         #expect(try await mock.urlSession.reply(request("https://example.com/order", method: "POST")).status == 201)
         let second = try await mock.urlSession.replyViaCompletionHandler(request("https://example.com/order", method: "POST"))
         #expect(second.status == 404)
@@ -79,10 +83,12 @@ struct ScenarioTests {
         for round in 0..<rounds {
             mock.clearQueues()
             let scenario = "s\(round)"
-            mock.addResponses(forPath: "/claim", method: .post, when: ScenarioState(scenario, "started"),
-                              responses: [MockResponse.plaintext("winner", lifetime: .eternal).transitioning(scenario, to: "claimed")])
-            mock.addResponses(forPath: "/claim", method: .post, when: ScenarioState(scenario, "claimed"),
-                              responses: [.plaintext("late", lifetime: .eternal)])
+            mock.addResponses(
+                forPath: "/claim", method: .post, when: ScenarioState(scenario, "started"),
+                responses: [MockResponse.plaintext("winner", lifetime: .eternal).transitioning(scenario, to: "claimed")])
+            mock.addResponses(
+                forPath: "/claim", method: .post, when: ScenarioState(scenario, "claimed"),
+                responses: [.plaintext("late", lifetime: .eternal)])
             let session = mock.urlSession
             let replies = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<8 {
@@ -116,19 +122,24 @@ struct MockStoreTests {
         let mock = self.mock
         mock.store["user"] = "Ada"
         #expect(mock.store["user"] == "Ada")
-        mock.addResponses(forPath: "/user", method: .put, responses: [
-            .dynamic(lifetime: .eternal) { request in
-                mock.store["user"] = .string(request.formParameters["name"] ?? "")
-                return .empty(status: .noContent)
-            },
-        ])
-        mock.addResponses(forPath: "/user", method: .get, responses: [
-            .dynamic(lifetime: .eternal) { _ in .plaintext(mock.store["user"].map { "\($0)" } ?? "nobody") },
-        ])
+        mock.addResponses(
+            forPath: "/user", method: .put,
+            responses: [
+                .dynamic(lifetime: .eternal) { request in
+                    mock.store["user"] = .string(request.formParameters["name"] ?? "")
+                    return .empty(status: .noContent)
+                }
+            ])
+        mock.addResponses(
+            forPath: "/user", method: .get,
+            responses: [
+                .dynamic(lifetime: .eternal) { _ in .plaintext(mock.store["user"].map { "\($0)" } ?? "nobody") }
+            ])
         #expect(try await mock.urlSession.reply("https://example.com/user").text == #""Ada""#)
-        let put = try await mock.urlSession.reply(request(
-            "https://example.com/user", method: "PUT", body: Data("name=Grace".utf8),
-            headers: ["Content-Type": "application/x-www-form-urlencoded"]))
+        let put = try await mock.urlSession.reply(
+            request(
+                "https://example.com/user", method: "PUT", body: Data("name=Grace".utf8),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"]))
         #expect(put.status == 204)
         #expect(mock.store["user"] == "Grace")
         mock.store["count"] = 3

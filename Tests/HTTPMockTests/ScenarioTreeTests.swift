@@ -35,14 +35,14 @@ struct ScenarioTreeTests {
     func checkoutTree() async throws {
         let root = try write([
             "cart/GET/configuration.json": """
-                [{"scenario": "checkout", "required_state": "started", "response_file": "empty.json", "lifetime": "eternal"},
-                 {"scenario": "checkout", "required_state": "filled", "response_file": "filled.json", "lifetime": "eternal"}]
-                """,
+            [{"scenario": "checkout", "required_state": "started", "response_file": "empty.json", "lifetime": "eternal"},
+             {"scenario": "checkout", "required_state": "filled", "response_file": "filled.json", "lifetime": "eternal"}]
+            """,
             "cart/GET/empty.json": "[]",
             "cart/GET/filled.json": #"[{"sku":1}]"#,
             "cart/POST/configuration.json": """
-                {"scenario": "checkout", "required_state": "started", "new_state": "filled", "status_code": 201}
-                """,
+            {"scenario": "checkout", "required_state": "started", "new_state": "filled", "status_code": 201}
+            """,
         ])
         defer { try? FileManager.default.removeItem(at: root) }
         try mock.loadMocks(from: root)
@@ -71,18 +71,28 @@ struct ScenarioTreeTests {
     @Test("wrong types and missing partners are precise errors; nothing registered")
     func errors() throws {
         let config = "a/GET/configuration.json"
-        #expect(try loadError([config: #"{"scenario": 1}"#]).hasSuffix("configuration.json: scenario must be a non-empty string, got the number 1"))
-        #expect(try loadError([config: #"[{}, {"scenario": "s", "new_state": ""}]"#])
+        #expect(
+            try loadError([config: #"{"scenario": 1}"#]).hasSuffix(
+                "configuration.json: scenario must be a non-empty string, got the number 1"))
+        #expect(
+            try loadError([config: #"[{}, {"scenario": "s", "new_state": ""}]"#])
                 .hasSuffix(#"configuration.json, entry [1]: new_state must be a non-empty string, got the string """#))
-        #expect(try loadError([config: #"{"required_state": "x"}"#])
+        #expect(
+            try loadError([config: #"{"required_state": "x"}"#])
                 .hasSuffix(#"configuration.json: required_state needs a "scenario" naming the scenario it belongs to"#))
-        #expect(try loadError([config: #"{"template": "yes", "response_file": "t.txt"}"#, "a/GET/t.txt": ""])
+        #expect(
+            try loadError([config: #"{"template": "yes", "response_file": "t.txt"}"#, "a/GET/t.txt": ""])
                 .hasSuffix(#"configuration.json: template must be true or false, got the string "yes""#))
-        #expect(try loadError([config: #"{"template": true}"#])
+        #expect(
+            try loadError([config: #"{"template": true}"#])
                 .hasSuffix(#"configuration.json: "template": true needs a response_file holding the template"#))
-        #expect(try loadError([config: #"{"template": true, "response_file": "t.txt"}"#, "a/GET/t.txt": "x\n{{#request.query.a}}"])
-                .hasSuffix(#"configuration.json: response_file "t.txt": MockResponse.template: 2:1: {{#request.query.a}} is never closed with {{/request.query.a}}"#))
-        #expect(try loadError([config: #"{"template": true, "response_file": "t.txt"}"#, "a/GET/t.txt": "{{who}}"])
+        #expect(
+            try loadError([config: #"{"template": true, "response_file": "t.txt"}"#, "a/GET/t.txt": "x\n{{#request.query.a}}"])
+                .hasSuffix(
+                    #"configuration.json: response_file "t.txt": MockResponse.template: 2:1: {{#request.query.a}} is never closed with {{/request.query.a}}"#
+                ))
+        #expect(
+            try loadError([config: #"{"template": true, "response_file": "t.txt"}"#, "a/GET/t.txt": "{{who}}"])
                 .contains(#"unknown name "who""#))
         #expect(mock.describeRoutes().isEmpty)
     }

@@ -18,10 +18,12 @@ struct StaticFileTests {
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: served.appendingPathComponent("a/b.png"))
         try Data(#"{"ok":true}"#.utf8).write(to: served.appendingPathComponent("index.json"))
         try Data("TOP SECRET".utf8).write(to: base.appendingPathComponent("secret.txt"))
-        try FileManager.default.createSymbolicLink(atPath: served.appendingPathComponent("link-out.txt").path,
-                                                   withDestinationPath: "../secret.txt")
-        try FileManager.default.createSymbolicLink(atPath: served.appendingPathComponent("link-in.png").path,
-                                                   withDestinationPath: "a/b.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: served.appendingPathComponent("link-out.txt").path,
+            withDestinationPath: "../secret.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: served.appendingPathComponent("link-in.png").path,
+            withDestinationPath: "a/b.png")
         return (base, served)
     }
 
@@ -63,10 +65,12 @@ struct StaticFileTests {
         #expect(try await mock.urlSession.reply("https://other.example/static/index.json").status == 404)
     }
 
-    @Test("traversal attempts get a 4xx and never a file outside", arguments: [
-        "/static/../secret.txt", "/static/%2E%2E/secret.txt", "/static/%2e%2e%2fsecret.txt", "/static/a/..%2F..%2Fsecret.txt",
-        "/static/link-out.txt", "/static/%2e%2e/%2e%2e/etc/passwd", "/static/a/%2E/b.png", "/static/%00",
-    ])
+    @Test(
+        "traversal attempts get a 4xx and never a file outside",
+        arguments: [
+            "/static/../secret.txt", "/static/%2E%2E/secret.txt", "/static/%2e%2e%2fsecret.txt", "/static/a/..%2F..%2Fsecret.txt",
+            "/static/link-out.txt", "/static/%2e%2e/%2e%2e/etc/passwd", "/static/a/%2E/b.png", "/static/%00",
+        ])
     func traversal(path: String) async throws {
         let (base, served) = try makeTree()
         defer { try? FileManager.default.removeItem(at: base) }

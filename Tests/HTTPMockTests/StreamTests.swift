@@ -29,8 +29,10 @@ final class EventStreamParser: NSObject, URLSessionDataDelegate, @unchecked Send
     var response: HTTPURLResponse? { lock.withLock { _response } }
     var error: (any Error)? { lock.withLock { _error } }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.withLock { _response = response as? HTTPURLResponse }
         completionHandler(.allow)
     }
@@ -117,7 +119,7 @@ struct StreamTests {
         #expect(Self.chat[1].framed == "id: 2\nretry: 3000\ndata: line one\ndata: line two\ndata: line three\n\n")
         #expect(ServerSentEvent(data: "").framed == "data: \n\n")
         #expect(ServerSentEvent(data: "a\rb\n").framed == "data: a\ndata: b\ndata: \n\n")
-        #expect(ServerSentEvent(data: "a\u{2028}b").framed == "data: a\u{2028}b\n\n")   // not an SSE line end
+        #expect(ServerSentEvent(data: "a\u{2028}b").framed == "data: a\u{2028}b\n\n")  // not an SSE line end
     }
 
     @Test("a delegate-driven task parses each event as it arrives, before the last is sent")
@@ -135,12 +137,13 @@ struct StreamTests {
         #expect(parser.response?.value(forHTTPHeaderField: "Content-Type") == "text/event-stream")
         #expect(parser.response?.value(forHTTPHeaderField: "Cache-Control") == "no-cache")
         #expect(parser.response?.value(forHTTPHeaderField: "Content-Length") == nil)
-        #expect(parser.chunkCount == 3)   // one didReceive per event
-        #expect(parser.events == [
-            .init(event: "message", id: "1", data: [#"{"delta":"Hel"}"#]),
-            .init(id: "2", retry: 3000, data: ["line one", "line two", "line three"]),
-            .init(data: ["[DONE]"]),
-        ])
+        #expect(parser.chunkCount == 3)  // one didReceive per event
+        #expect(
+            parser.events == [
+                .init(event: "message", id: "1", data: [#"{"delta":"Hel"}"#]),
+                .init(id: "2", retry: 3000, data: ["line one", "line two", "line three"]),
+                .init(data: ["[DONE]"]),
+            ])
         // The first event was parsed well before the last was sent (2 intervals, 1 s, after it):
         // lower bounds only, with room for a stalled delegate queue.
         let arrivals = parser.arrivals
@@ -171,12 +174,14 @@ struct StreamTests {
         let (events, continuation) = AsyncStream.makeStream(of: ServerSentEvent.self)
         let box = Captured<AsyncStream<ServerSentEvent>>()
         box.set(events)
-        mock.addResponses(forPath: "/live", responses: [
-            .eventStreamFromSequence { request in
-                guard let events = box.value else { throw URLError(.unknown) }
-                return events.map { ServerSentEvent(data: "\($0.data) for \(request.url.path)", id: $0.id) }
-            },
-        ])
+        mock.addResponses(
+            forPath: "/live",
+            responses: [
+                .eventStreamFromSequence { request in
+                    guard let events = box.value else { throw URLError(.unknown) }
+                    return events.map { ServerSentEvent(data: "\($0.data) for \(request.url.path)", id: $0.id) }
+                }
+            ])
         let parser = EventStreamParser()
         let session = URLSession(configuration: mock.makeSessionConfiguration(), delegate: parser, delegateQueue: nil)
         session.dataTask(with: url("https://example.com/live")).resume()
@@ -197,15 +202,17 @@ struct StreamTests {
         let mock = HTTPMock()
         let terminated = AsyncSignal()
         let box = Captured<AsyncStream<ServerSentEvent>.Continuation>()
-        mock.addResponses(forPath: "/live", responses: [
-            .eventStreamFromSequence { _ in
-                AsyncStream<ServerSentEvent> { continuation in
-                    continuation.onTermination = { _ in terminated.fire() }
-                    continuation.yield(ServerSentEvent(data: "first"))
-                    box.set(continuation)
+        mock.addResponses(
+            forPath: "/live",
+            responses: [
+                .eventStreamFromSequence { _ in
+                    AsyncStream<ServerSentEvent> { continuation in
+                        continuation.onTermination = { _ in terminated.fire() }
+                        continuation.yield(ServerSentEvent(data: "first"))
+                        box.set(continuation)
+                    }
                 }
-            },
-        ])
+            ])
         let parser = EventStreamParser()
         let session = URLSession(configuration: mock.makeSessionConfiguration(), delegate: parser, delegateQueue: nil)
         let task = session.dataTask(with: url("https://example.com/live"))
@@ -214,7 +221,7 @@ struct StreamTests {
             await parser.firstEventArrived()
             task.cancel()
             await parser.completion()
-            await terminated.wait()   // the task iterating the sequence was cancelled
+            await terminated.wait()  // the task iterating the sequence was cancelled
         }
         box.value?.yield(ServerSentEvent(data: "too late"))
         try await Task.sleep(nanoseconds: 100_000_000)
@@ -227,14 +234,16 @@ struct StreamTests {
     func sequenceThrows() async throws {
         struct Broken: Error {}
         let mock = HTTPMock()
-        mock.addResponses(forPath: "/broken", responses: [
-            .eventStreamFromSequence(lifetime: .multiple(2)) { _ in
-                AsyncThrowingStream<ServerSentEvent, any Error> { continuation in
-                    continuation.yield(ServerSentEvent(data: "one"))
-                    continuation.finish(throwing: Broken())
+        mock.addResponses(
+            forPath: "/broken",
+            responses: [
+                .eventStreamFromSequence(lifetime: .multiple(2)) { _ in
+                    AsyncThrowingStream<ServerSentEvent, any Error> { continuation in
+                        continuation.yield(ServerSentEvent(data: "one"))
+                        continuation.finish(throwing: Broken())
+                    }
                 }
-            },
-        ])
+            ])
         let parser = EventStreamParser()
         let session = URLSession(configuration: mock.makeSessionConfiguration(), delegate: parser, delegateQueue: nil)
         session.dataTask(with: url("https://example.com/broken")).resume()
@@ -256,7 +265,7 @@ struct StreamTests {
         session.dataTask(with: stalling).resume()
         try await withWatchdog(10) { await parser.completion() }
         #expect(Date().timeIntervalSince(start) >= 0.35)
-        #expect(parser.events.count == 1)   // cut after the first event: the second was 2 s away
+        #expect(parser.events.count == 1)  // cut after the first event: the second was 2 s away
         #expect((parser.error as? URLError)?.code == .timedOut)
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .timedOut)
     }
@@ -265,11 +274,13 @@ struct StreamTests {
     func dynamicHeldStream() async throws {
         let mock = HTTPMock()
         let gate = ResponseGate()
-        mock.addResponses(forPath: "/feed", responses: [
-            .dynamic(lifetime: .multiple(2), delivery: .held(gate)) { request in
-                .eventStream([ServerSentEvent(data: "hello \(request.url.query ?? "")")])
-            },
-        ])
+        mock.addResponses(
+            forPath: "/feed",
+            responses: [
+                .dynamic(lifetime: .multiple(2), delivery: .held(gate)) { request in
+                    .eventStream([ServerSentEvent(data: "hello \(request.url.query ?? "")")])
+                }
+            ])
         let reply = Task { try await mock.urlSession.reply("https://example.com/feed?who=ada") }
         _ = try await mock.waitForRequest(to: "/feed", timeout: 5)
         gate.release()

@@ -1,5 +1,6 @@
-@testable import HTTPMock
 import Testing
+
+@testable import HTTPMock
 
 /// Cases derived from the official Mustache specification (mustache/spec, specs/interpolation.yml,
 /// sections.yml, inverted.yml, comments), written as our own tests. Left out on purpose: the
@@ -39,8 +40,10 @@ struct TemplateSpecTests {
         let broken: JSONValue = ["a": ["b": [:]], "c": ["name": "Jim"]]
         #expect(try render(#""{{a.b.c.name}}" == """#, broken) == #""" == """#)
         // Initial resolution: the first part resolves against the innermost context.
-        let initial: JSONValue = ["a": ["b": ["c": ["d": ["e": ["name": "Phil"]]]]],
-                                  "b": ["c": ["d": ["e": ["name": "Wrong"]]]]]
+        let initial: JSONValue = [
+            "a": ["b": ["c": ["d": ["e": ["name": "Phil"]]]]],
+            "b": ["c": ["d": ["e": ["name": "Wrong"]]]],
+        ]
         #expect(try render(#""{{#a}}{{b.c.d.e.name}}{{/a}}" == "Phil""#, initial) == #""Phil" == "Phil""#)
         // Context precedence: a miss inside the found value is a miss.
         let precedence: JSONValue = ["a": ["b": [:]], "b": ["c": "ERROR"]]
@@ -67,9 +70,18 @@ struct TemplateSpecTests {
         let parents: JSONValue = ["a": "foo", "b": "wrong", "sec": ["b": "bar"], "c": ["d": "baz"]]
         #expect(try render(#""{{#sec}}{{a}}, {{b}}, {{c.d}}{{/sec}}""#, parents) == #""foo, bar, baz""#)
         #expect(try render(#""{{#foo}}{{.}} is {{foo}}{{/foo}}""#, ["foo": "bar"]) == #""bar is bar""#)
-        let tops: JSONValue = ["tops": [["tname": ["upper": "A", "lower": "a"],
-                                         "middles": [["mname": "1", "bottoms": [["bname": "x"], ["bname": "y"]]]]]]]
-        #expect(try render("{{#tops}}{{#middles}}{{tname.lower}}{{mname}}.{{#bottoms}}{{tname.upper}}{{mname}}{{bname}}.{{/bottoms}}{{/middles}}{{/tops}}", tops)
+        let tops: JSONValue = [
+            "tops": [
+                [
+                    "tname": ["upper": "A", "lower": "a"],
+                    "middles": [["mname": "1", "bottoms": [["bname": "x"], ["bname": "y"]]]],
+                ]
+            ]
+        ]
+        #expect(
+            try render(
+                "{{#tops}}{{#middles}}{{tname.lower}}{{mname}}.{{#bottoms}}{{tname.upper}}{{mname}}{{bname}}.{{/bottoms}}{{/middles}}{{/tops}}",
+                tops)
                 == "a1.A1x.A1y.")
         #expect(try render(#""{{#list}}{{item}}{{/list}}""#, ["list": [["item": 1], ["item": 2], ["item": 3]]]) == #""123""#)
         #expect(try render(#""{{#list}}Yay lists!{{/list}}""#, ["list": []]) == #""""#)
@@ -146,7 +158,8 @@ struct TemplateSpecTests {
         #expect(try render(#""{{^context}}Hi {{name}}.{{/context}}""#, ["context": ["name": "Joe"]]) == #""""#)
         #expect(try render(#""{{^list}}{{n}}{{/list}}""#, ["list": [["n": 1], ["n": 2], ["n": 3]]]) == #""""#)
         #expect(try render(#""{{^list}}Yay lists!{{/list}}""#, ["list": []]) == #""Yay lists!""#)
-        #expect(try render("{{#bool}}\n* first\n{{/bool}}\n* {{two}}\n{{^bool}}\n* third\n{{/bool}}\n", ["bool": false, "two": "second"])
+        #expect(
+            try render("{{#bool}}\n* first\n{{/bool}}\n* {{two}}\n{{^bool}}\n* third\n{{/bool}}\n", ["bool": false, "two": "second"])
                 == "* second\n* third\n")
         #expect(try render("| A {{^bool}}B {{^bool}}C{{/bool}} D{{/bool}} E |", ["bool": false]) == "| A B C D E |")
         #expect(try render("| A {{^bool}}B {{^bool}}C{{/bool}} D{{/bool}} E |", ["bool": true]) == "| A  E |")

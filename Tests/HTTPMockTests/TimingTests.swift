@@ -62,7 +62,8 @@ struct TimingTests {
     @Test(".throttled: takes as long as the body at that rate; delegate tasks get paced chunks, async tasks the whole body")
     func throttled() async throws {
         let body = Data(repeating: 7, count: 4_000)
-        mock.addResponses(forPath: "/t", responses: [.data(body, lifetime: .multiple(2), delivery: .throttled(bytesPerSecond: 10_000, delay: 0.1))])
+        mock.addResponses(
+            forPath: "/t", responses: [.data(body, lifetime: .multiple(2), delivery: .throttled(bytesPerSecond: 10_000, delay: 0.1))])
 
         var received = Data()
         let whole = try await elapsed {
@@ -144,9 +145,13 @@ struct TimingTests {
     func invalidDelivery() async throws {
         withKnownIssue {
             mock.addResponses(forPath: "/x", responses: [.empty(delivery: .throttled(bytesPerSecond: 0))])
-        } matching: { $0.description.contains("bytesPerSecond must be > 0") }
+        } matching: {
+            $0.description.contains("bytesPerSecond must be > 0")
+        }
         withKnownIssue {
             mock.addResponses(forPath: "/x", responses: [.empty(delivery: .delayed(-1))])
-        } matching: { $0.description.contains("must be a finite number of seconds") }
+        } matching: {
+            $0.description.contains("must be a finite number of seconds")
+        }
     }
 }

@@ -13,26 +13,30 @@ struct TrustChildProcessTests {
         #expect(outcome.passed, "scenario \(scenario): \(outcome)")
     }
 
-    @Test("URLSession.shared: an owner stack, a warning naming both call sites, a clear failure after the last interceptor goes, the network only after stop",
-          .enabled(if: ChildProcess.isAvailable))
+    @Test(
+        "URLSession.shared: an owner stack, a warning naming both call sites, a clear failure after the last interceptor goes, the network only after stop",
+        .enabled(if: ChildProcess.isAvailable))
     func sharedSessionOwnerStack() async throws {
         try await expectChildPasses("sharedSessionOwnerStack")
     }
 
-    @Test("a where: predicate that clears or registers ends within its timeout: the route's response if it still exists, else the policy's",
-          .enabled(if: ChildProcess.isAvailable))
+    @Test(
+        "a where: predicate that clears or registers ends within its timeout: the route's response if it still exists, else the policy's",
+        .enabled(if: ChildProcess.isAvailable))
     func predicateThatClears() async throws {
         try await expectChildPasses("predicateThatClears", timeout: 30)
     }
 
-    @Test("a captured value whose deinit reads the mock does not deadlock clearQueues(), clearQueue(forHost:) or a logHandler change",
-          .enabled(if: ChildProcess.isAvailable))
+    @Test(
+        "a captured value whose deinit reads the mock does not deadlock clearQueues(), clearQueue(forHost:) or a logHandler change",
+        .enabled(if: ChildProcess.isAvailable))
     func deinitReadsTheMock() async throws {
         try await expectChildPasses("deinitReadsTheMock", timeout: 30)
     }
 
-    @Test("urlSession after finishTasksAndInvalidate() / invalidateAndCancel() is a fresh session, not a crash",
-          .enabled(if: ChildProcess.isAvailable))
+    @Test(
+        "urlSession after finishTasksAndInvalidate() / invalidateAndCancel() is a fresh session, not a crash",
+        .enabled(if: ChildProcess.isAvailable))
     func invalidatedSessionIsReplaced() async throws {
         try await expectChildPasses("invalidatedSessionIsReplaced", timeout: 30)
     }
@@ -119,7 +123,11 @@ enum ChildScenarios {
         do {
             let d = HTTPMock()
             d.logHandler = nil
-            withKnownIssue { _ = d.interceptSharedSession() } matching: { $0.severity == .warning }
+            withKnownIssue {
+                _ = d.interceptSharedSession()
+            } matching: {
+                $0.severity == .warning
+            }
             d.stopInterceptingSharedSession()
             #expect(try await URLSession.shared.reply("https://shared.test/who").text == "A")
         }
@@ -131,23 +139,31 @@ enum ChildScenarios {
         let mock = HTTPMock()
         mock.logHandler = nil
         let weakMock = WeakMock(mock)
-        mock.addResponses(forPath: "/clears-other-host", where: { _ in
-            weakMock.value?.clearQueue(forHost: "other.example")
-            return true
-        }, responses: [.plaintext("still here")])
-        mock.addResponses(forPath: "/clears-host", where: { _ in
-            weakMock.value?.clearQueue(forHost: "example.com")
-            return true
-        }, responses: [.plaintext("cleared")])
-        mock.addResponses(forPath: "/clears-all", where: { _ in
-            weakMock.value?.clearQueues()
-            weakMock.value?.addResponses(forPath: "/clears-all", responses: [.plaintext("re-registered")])
-            return true
-        }, responses: [.plaintext("original")])
-        mock.addResponses(forPath: "/registers", where: { _ in
-            weakMock.value?.addResponses(forPath: "/other", responses: [.plaintext("other")])
-            return true
-        }, responses: [.plaintext("kept")])
+        mock.addResponses(
+            forPath: "/clears-other-host",
+            where: { _ in
+                weakMock.value?.clearQueue(forHost: "other.example")
+                return true
+            }, responses: [.plaintext("still here")])
+        mock.addResponses(
+            forPath: "/clears-host",
+            where: { _ in
+                weakMock.value?.clearQueue(forHost: "example.com")
+                return true
+            }, responses: [.plaintext("cleared")])
+        mock.addResponses(
+            forPath: "/clears-all",
+            where: { _ in
+                weakMock.value?.clearQueues()
+                weakMock.value?.addResponses(forPath: "/clears-all", responses: [.plaintext("re-registered")])
+                return true
+            }, responses: [.plaintext("original")])
+        mock.addResponses(
+            forPath: "/registers",
+            where: { _ in
+                weakMock.value?.addResponses(forPath: "/other", responses: [.plaintext("other")])
+                return true
+            }, responses: [.plaintext("kept")])
 
         var timed = URLRequest(url: url("https://example.com/registers"), timeoutInterval: 5)
         #expect(try await mock.urlSession.reply(timed).text == "kept")
@@ -164,10 +180,12 @@ enum ChildScenarios {
 
         // The route was cleared and a new one registered for the same path: the request is
         // answered by the policy; the new registration serves the next request.
-        mock.addResponses(forPath: "/clears-all", where: { _ in
-            weakMock.value?.clearQueues()
-            return true
-        }, responses: [.plaintext("original")])
+        mock.addResponses(
+            forPath: "/clears-all",
+            where: { _ in
+                weakMock.value?.clearQueues()
+                return true
+            }, responses: [.plaintext("original")])
         timed.url = url("https://example.com/clears-all")
         #expect(try await mock.urlSession.reply(timed).status == 404)
 
@@ -183,10 +201,14 @@ enum ChildScenarios {
         let readings = Box<[Int]>([])
         func register() {
             let reader = ReadsMockOnDeinit(mock: mock, readings: readings)
-            mock.addResponses(forPath: "/dynamic", responses: [.dynamic { _ in
-                _ = reader
-                return .plaintext("dynamic")
-            }])
+            mock.addResponses(
+                forPath: "/dynamic",
+                responses: [
+                    .dynamic { _ in
+                        _ = reader
+                        return .plaintext("dynamic")
+                    }
+                ])
             let predicateReader = ReadsMockOnDeinit(mock: mock, readings: readings)
             mock.addResponses(forPath: "/predicate", where: { _ in predicateReader.mock === mock }, responses: [.empty()])
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPMock
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,8 +15,9 @@ struct TrustSchemeTests {
 
     init() { mock.logHandler = nil }
 
-    @Test("ftp, ws, file and unknown schemes through mock.urlSession fail with .unsupportedURL naming the scheme, journaled, never reaching the network",
-          arguments: ["ftp://127.0.0.1:9/file.txt", "ws://127.0.0.1:9/socket", "file:///etc/hostname", "gopher://127.0.0.1:9/"])
+    @Test(
+        "ftp, ws, file and unknown schemes through mock.urlSession fail with .unsupportedURL naming the scheme, journaled, never reaching the network",
+        arguments: ["ftp://127.0.0.1:9/file.txt", "ws://127.0.0.1:9/socket", "file:///etc/hostname", "gopher://127.0.0.1:9/"])
     func otherSchemesThroughTheInstanceSession(_ address: String) async throws {
         let scheme = try #require(url(address).scheme)
         do {
@@ -133,8 +135,9 @@ struct TrustAtomicRegistrationTests {
 
 @Suite("Trust: invalid settings")
 struct TrustSettingsTests {
-    @Test("timeout and defaultDelay reject NaN, negative, zero (timeout) and infinite values with a failure naming the property and value; the previous value stays",
-          arguments: [Double.nan, -1, .infinity, -.infinity])
+    @Test(
+        "timeout and defaultDelay reject NaN, negative, zero (timeout) and infinite values with a failure naming the property and value; the previous value stays",
+        arguments: [Double.nan, -1, .infinity, -.infinity])
     func invalidValuesAreRejected(_ value: Double) async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
@@ -162,7 +165,11 @@ struct TrustSettingsTests {
     @Test("a zero timeout is rejected too; valid values are taken")
     func zeroTimeout() {
         let mock = HTTPMock()
-        withKnownIssue { mock.timeout = 0 } matching: { $0.description.contains("timeout must be") }
+        withKnownIssue {
+            mock.timeout = 0
+        } matching: {
+            $0.description.contains("timeout must be")
+        }
         #expect(mock.timeout == 15)
         mock.timeout = 0.5
         mock.defaultDelay = 0
@@ -213,7 +220,8 @@ struct TrustWireTests {
         let mock = HTTPMock()
         mock.logHandler = nil
         for hop in 0..<3 {
-            mock.addResponses(forPath: "/hop\(hop)", responses: [.redirect(to: "/hop\(hop + 1)", lifetime: .eternal, delivery: .delayed(0.4))])
+            mock.addResponses(
+                forPath: "/hop\(hop)", responses: [.redirect(to: "/hop\(hop + 1)", lifetime: .eternal, delivery: .delayed(0.4))])
         }
         mock.addResponses(forPath: "/hop3", responses: [.plaintext("arrived", lifetime: .eternal, delivery: .delayed(0.4))])
         var timed = request("https://example.com/hop0")
@@ -248,7 +256,9 @@ struct TrustWireTests {
         session.finishTasksAndInvalidate()
     }
 
-    @Test("cookies: Secure only over https, Domain must domain-match and not be a public suffix, Max-Age expires, default Path is the request's directory")
+    @Test(
+        "cookies: Secure only over https, Domain must domain-match and not be a public suffix, Max-Age expires, default Path is the request's directory"
+    )
     func cookiesFollowRFC6265() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
@@ -281,9 +291,13 @@ struct TrustWireTests {
     func redirectHopsSendMatchingCookies() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
-        mock.addResponses(forPath: "/login", host: "site.test", responses: [
-            .redirect(to: "http://site.test/public/page", headers: ["Set-Cookie": "admin=1; Path=/admin, secret=1; Secure, everywhere=1; Path=/"]),
-        ])
+        mock.addResponses(
+            forPath: "/login", host: "site.test",
+            responses: [
+                .redirect(
+                    to: "http://site.test/public/page",
+                    headers: ["Set-Cookie": "admin=1; Path=/admin, secret=1; Secure, everywhere=1; Path=/"])
+            ])
         mock.addResponses(forPath: "/public/page", host: "site.test", responses: [.plaintext("page")])
         _ = try await mock.urlSession.reply("https://site.test/login")
         let hop = mock.requests(to: "/public/page").first

@@ -10,10 +10,11 @@ struct UnmockedTests {
         let reply = try await mock.urlSession.reply(request("https://api.example.com/nothing?x=1", method: "DELETE"))
         #expect(reply.status == 404)
         #expect(reply.header("Content-Type") == "text/plain; charset=utf-8")
-        #expect(reply.text == """
-            No mock for DELETE https://api.example.com/nothing?x=1
-            No routes are registered on this HTTPMock instance.
-            """)
+        #expect(
+            reply.text == """
+                No mock for DELETE https://api.example.com/nothing?x=1
+                No routes are registered on this HTTPMock instance.
+                """)
         let entry = try #require(mock.recordedRequests.first)
         #expect(entry.isMatched == false)
         #expect(entry.route == nil)

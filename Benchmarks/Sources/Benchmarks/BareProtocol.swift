@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,8 +14,10 @@ final class BareProtocol: URLProtocol {
 
     override func startLoading() {
         guard let client, let url = request.url,
-              let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
-                                             headerFields: ["Content-Type": "text/plain", "Content-Length": "100"]) else { return }
+            let response = HTTPURLResponse(
+                url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                headerFields: ["Content-Type": "text/plain", "Content-Length": "100"])
+        else { return }
         client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         client.urlProtocol(self, didLoad: Self.body)
         client.urlProtocolDidFinishLoading(self)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -75,13 +76,16 @@ struct Row {
 
     static func printTable(_ title: String, _ rows: [Row]) {
         print("\n\(title)")
-        print("scenario".padding(toLength: 46, withPad: " ", startingAt: 0) + "value".padding(toLength: 18, withPad: " ", startingAt: 0) + "ratio    target")
+        print(
+            "scenario".padding(toLength: 46, withPad: " ", startingAt: 0) + "value".padding(toLength: 18, withPad: " ", startingAt: 0)
+                + "ratio    target")
         for row in rows {
             let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? "—"
             let verdict = row.met.map { $0 ? "  ✓" : "  ✗ MISSED" } ?? ""
-            print(row.name.padding(toLength: 46, withPad: " ", startingAt: 0)
-                  + row.value.padding(toLength: 18, withPad: " ", startingAt: 0)
-                  + ratio.padding(toLength: 9, withPad: " ", startingAt: 0) + row.target + verdict)
+            print(
+                row.name.padding(toLength: 46, withPad: " ", startingAt: 0)
+                    + row.value.padding(toLength: 18, withPad: " ", startingAt: 0)
+                    + ratio.padding(toLength: 9, withPad: " ", startingAt: 0) + row.target + verdict)
         }
     }
 }

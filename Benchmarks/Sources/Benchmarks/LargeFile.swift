@@ -14,7 +14,10 @@ enum LargeFile {
         private var continuation: CheckedContinuation<Void, Never>?
         let baseline: Int
 
-        init(baseline: Int) { self.baseline = baseline; self.peak = baseline }
+        init(baseline: Int) {
+            self.baseline = baseline
+            self.peak = baseline
+        }
 
         var received: Int { lock.withLock { bytes } }
         var peakGrowth: Int { lock.withLock { peak - baseline } }
@@ -73,9 +76,15 @@ enum LargeFile {
         let readRate = Double(size) / 1_048_576 / readSeconds
         let serveRate = Double(size) / 1_048_576 / serveSeconds
         let rows = [
-            Row(name: "1 GB fixture: peak RSS growth", value: "\(growth / 1_048_576) MB", ratio: nil, target: "< 64 MB", met: growth < 64 * 1_048_576),
-            Row(name: "reading the file in 256 KB chunks", value: String(format: "%.0f MB/s", readRate), ratio: 1, target: "baseline", met: nil),
-            Row(name: "serving it to a delegate task", value: String(format: "%.0f MB/s", serveRate), ratio: serveRate / readRate, target: "(reported)", met: nil),
+            Row(
+                name: "1 GB fixture: peak RSS growth", value: "\(growth / 1_048_576) MB", ratio: nil, target: "< 64 MB",
+                met: growth < 64 * 1_048_576),
+            Row(
+                name: "reading the file in 256 KB chunks", value: String(format: "%.0f MB/s", readRate), ratio: 1, target: "baseline",
+                met: nil),
+            Row(
+                name: "serving it to a delegate task", value: String(format: "%.0f MB/s", serveRate), ratio: serveRate / readRate,
+                target: "(reported)", met: nil),
         ]
         Row.printTable("Large file fixture (1 GB sparse file, delegate-driven data task)", rows)
         return rows

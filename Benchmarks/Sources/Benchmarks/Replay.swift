@@ -14,7 +14,8 @@ enum Replay {
         var parts: [String] = []
         parts.reserveCapacity(entries)
         for index in 0..<entries {
-            parts.append("""
+            parts.append(
+                """
                 {"startedDateTime":"2026-11-23T10:00:00.000Z","time":12,"_priority":"High",\
                 "request":{"method":"GET","url":"https://api.example.com/items/\(index)?page=1","httpVersion":"HTTP/2",\
                 "headers":[{"name":"Accept","value":"application/json"},{"name":"User-Agent","value":"bench"}],\
@@ -25,7 +26,8 @@ enum Replay {
                 "redirectURL":"","headersSize":-1,"bodySize":26},"cache":{},"timings":{"send":0,"wait":12,"receive":0}}
                 """)
         }
-        let archive = #"{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":["# + parts.joined(separator: ",") + "]}}"
+        let archive =
+            #"{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":["# + parts.joined(separator: ",") + "]}}"
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-bench-\(UUID().uuidString).har")
         try Data(archive.utf8).write(to: url)
         return url
@@ -65,31 +67,40 @@ enum Replay {
                 } / Double(requests)
             }
         }
-        let times = try await Harness.interleaved(rounds: rounds, [
-            scenario {
-                let mock = HTTPMock()
-                for index in 0..<entries {
-                    mock.addResponses(forPath: "/items/\(index)", host: "api.example.com", query: ["page": "1"], responses: [
-                        .data(index == 7777 ? body : Data(#"{"id":\#(index),"name":"item"}"#.utf8), contentType: "application/json",
-                              lifetime: .eternal),
-                    ])
-                }
-                return mock
-            },
-            try scenario {
-                let mock = HTTPMock()
-                try mock.loadHAR(from: archive)
-                return mock
-            },
-        ])
+        let times = try await Harness.interleaved(
+            rounds: rounds,
+            [
+                scenario {
+                    let mock = HTTPMock()
+                    for index in 0..<entries {
+                        mock.addResponses(
+                            forPath: "/items/\(index)", host: "api.example.com", query: ["page": "1"],
+                            responses: [
+                                .data(
+                                    index == 7777 ? body : Data(#"{"id":\#(index),"name":"item"}"#.utf8), contentType: "application/json",
+                                    lifetime: .eternal)
+                            ])
+                    }
+                    return mock
+                },
+                try scenario {
+                    let mock = HTTPMock()
+                    try mock.loadHAR(from: archive)
+                    return mock
+                },
+            ])
         let rows = [
-            Row(name: "parse the archive's JSON (baseline)", value: String(format: "%.0f ms (%d KB)", parse * 1e3, size / 1024),
+            Row(
+                name: "parse the archive's JSON (baseline)", value: String(format: "%.0f ms (%d KB)", parse * 1e3, size / 1024),
                 ratio: 1, target: "baseline", met: nil),
-            Row(name: "loadHAR, \(entries) entries", value: String(format: "%.0f ms", load * 1e3),
+            Row(
+                name: "loadHAR, \(entries) entries", value: String(format: "%.0f ms", load * 1e3),
                 ratio: load / parse, target: "< 1 s", met: load < 1),
-            Row(name: "registered route, 10,000 routes (baseline)", value: String(format: "%.1f µs/req", times[0] * 1e6),
+            Row(
+                name: "registered route, 10,000 routes (baseline)", value: String(format: "%.1f µs/req", times[0] * 1e6),
                 ratio: 1, target: "baseline", met: nil),
-            Row(name: "replayed route, 10,000 entries", value: String(format: "%.1f µs/req", times[1] * 1e6),
+            Row(
+                name: "replayed route, 10,000 entries", value: String(format: "%.1f µs/req", times[1] * 1e6),
                 ratio: times[1] / times[0], target: "≤ 1.10×", met: times[1] / times[0] <= 1.10),
         ]
         Row.printTable("Replay (\(rounds) interleaved rounds × \(requests) sequential requests, median; loads: median of 5)", rows)

@@ -36,27 +36,37 @@ enum ServerVersusHummingbird {
         configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 64)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 
-        let times = try await Harness.interleaved(rounds: rounds, [
-            perRequest(client, hummingbirdURL, count: requests, tasks: 1),
-            perRequest(client, mockURL, count: requests, tasks: 1),
-            perRequest(client, hummingbirdURL, count: requests, tasks: 64),
-            perRequest(client, mockURL, count: requests, tasks: 64),
-        ])
+        let times = try await Harness.interleaved(
+            rounds: rounds,
+            [
+                perRequest(client, hummingbirdURL, count: requests, tasks: 1),
+                perRequest(client, mockURL, count: requests, tasks: 1),
+                perRequest(client, hummingbirdURL, count: requests, tasks: 64),
+                perRequest(client, mockURL, count: requests, tasks: 64),
+            ])
         let latencyRatio = times[1] / times[0]
         let throughputRatio = times[2] / times[3]  // requests per second, HTTPMock over Hummingbird
         var rows = [
-            Row(name: "Hummingbird 2, sequential (AHC)", value: String(format: "%.1f µs/req", times[0] * 1e6), ratio: 1, target: "baseline", met: nil),
-            Row(name: "HTTPMockServer, sequential latency", value: String(format: "%.1f µs/req", times[1] * 1e6),
+            Row(
+                name: "Hummingbird 2, sequential (AHC)", value: String(format: "%.1f µs/req", times[0] * 1e6), ratio: 1, target: "baseline",
+                met: nil),
+            Row(
+                name: "HTTPMockServer, sequential latency", value: String(format: "%.1f µs/req", times[1] * 1e6),
                 ratio: latencyRatio, target: "≤ 1.25×", met: latencyRatio <= 1.25),
-            Row(name: "Hummingbird 2, 64 connections", value: String(format: "%.0f req/s", 1 / times[2]), ratio: 1, target: "baseline", met: nil),
-            Row(name: "HTTPMockServer, 64 connections throughput", value: String(format: "%.0f req/s", 1 / times[3]),
+            Row(
+                name: "Hummingbird 2, 64 connections", value: String(format: "%.0f req/s", 1 / times[2]), ratio: 1, target: "baseline",
+                met: nil),
+            Row(
+                name: "HTTPMockServer, 64 connections throughput", value: String(format: "%.0f req/s", 1 / times[3]),
                 ratio: throughputRatio, target: "≥ 0.8×", met: throughputRatio >= 0.8),
         ]
 
         rows.append(try await largeFile(client: client, mock: mock, server: server))
         try await client.shutdown()
         await server.stop()
-        Row.printTable("HTTPMockServer vs Hummingbird 2 on 127.0.0.1, AsyncHTTPClient (\(rounds) interleaved rounds × \(requests) requests, median)", rows)
+        Row.printTable(
+            "HTTPMockServer vs Hummingbird 2 on 127.0.0.1, AsyncHTTPClient (\(rounds) interleaved rounds × \(requests) requests, median)",
+            rows)
         return rows
     }
 
@@ -95,7 +105,12 @@ enum ServerVersusHummingbird {
         mock.addResponses(forPath: "/big", responses: [.file(url: url)])
         let baseline = Harness.residentBytes()
         let peak = PeakSampler()
-        let sampler = Task { while !Task.isCancelled { peak.sample(); try? await Task.sleep(nanoseconds: 5_000_000) } }
+        let sampler = Task {
+            while !Task.isCancelled {
+                peak.sample()
+                try? await Task.sleep(nanoseconds: 5_000_000)
+            }
+        }
         let response = try await client.execute(HTTPClientRequest(url: server.baseURL.absoluteString + "/big"), timeout: .seconds(600))
         var received = 0
         for try await buffer in response.body { received += buffer.readableBytes }
@@ -103,8 +118,9 @@ enum ServerVersusHummingbird {
         peak.sample()
         guard received == size else { throw URLError(.networkConnectionLost) }
         let growth = Double(peak.value - baseline) / Double(1 << 20)
-        return Row(name: "1 GB file through HTTPMockServer, peak RSS", value: String(format: "+%.1f MB", growth),
-                   ratio: nil, target: "< 64 MB", met: growth < 64)
+        return Row(
+            name: "1 GB file through HTTPMockServer, peak RSS", value: String(format: "+%.1f MB", growth),
+            ratio: nil, target: "< 64 MB", met: growth < 64)
     }
 }
 

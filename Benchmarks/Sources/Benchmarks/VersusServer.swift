@@ -22,11 +22,12 @@ enum VersusServer {
         defer { server.cancel() }
         let boundPort = try await port.wait()
 
-        let plain = URLSession(configuration: {
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.urlCache = nil
-            return configuration
-        }())
+        let plain = URLSession(
+            configuration: {
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.urlCache = nil
+                return configuration
+            }())
         let serverRequest = URLRequest(url: URL(string: "http://127.0.0.1:\(boundPort)/item")!)
 
         let mock = HTTPMock()
@@ -34,21 +35,30 @@ enum VersusServer {
         mock.addResponses(forPath: "/item", host: "127.0.0.1", responses: [.plaintext(body, lifetime: .eternal)])
         let mockSession = mock.urlSession
 
-        let times = try await Harness.interleaved(rounds: rounds, [
-            Harness.perRequest(plain, serverRequest, count: requests),
-            Harness.perRequest(mockSession, serverRequest, count: requests),
-            Harness.perRequest(plain, serverRequest, count: requests, tasks: 64),
-            Harness.perRequest(mockSession, serverRequest, count: requests, tasks: 64),
-        ])
+        let times = try await Harness.interleaved(
+            rounds: rounds,
+            [
+                Harness.perRequest(plain, serverRequest, count: requests),
+                Harness.perRequest(mockSession, serverRequest, count: requests),
+                Harness.perRequest(plain, serverRequest, count: requests, tasks: 64),
+                Harness.perRequest(mockSession, serverRequest, count: requests, tasks: 64),
+            ])
         let rows = [
-            Row(name: "Hummingbird on 127.0.0.1, sequential", value: String(format: "%.1f µs/req", times[0] * 1e6), ratio: 1, target: "baseline", met: nil),
-            Row(name: "HTTPMock, sequential", value: String(format: "%.1f µs/req", times[1] * 1e6),
+            Row(
+                name: "Hummingbird on 127.0.0.1, sequential", value: String(format: "%.1f µs/req", times[0] * 1e6), ratio: 1,
+                target: "baseline", met: nil),
+            Row(
+                name: "HTTPMock, sequential", value: String(format: "%.1f µs/req", times[1] * 1e6),
                 ratio: times[0] / times[1], target: "speed-up", met: nil),
-            Row(name: "Hummingbird on 127.0.0.1, 64 tasks", value: String(format: "%.1f µs/req", times[2] * 1e6), ratio: 1, target: "baseline", met: nil),
-            Row(name: "HTTPMock, 64 tasks", value: String(format: "%.1f µs/req", times[3] * 1e6),
+            Row(
+                name: "Hummingbird on 127.0.0.1, 64 tasks", value: String(format: "%.1f µs/req", times[2] * 1e6), ratio: 1,
+                target: "baseline", met: nil),
+            Row(
+                name: "HTTPMock, 64 tasks", value: String(format: "%.1f µs/req", times[3] * 1e6),
                 ratio: times[2] / times[3], target: "speed-up", met: nil),
         ]
-        Row.printTable("HTTPMock vs a real loopback server (\(rounds) interleaved rounds × \(requests) requests, median; ratio = speed-up)", rows)
+        Row.printTable(
+            "HTTPMock vs a real loopback server (\(rounds) interleaved rounds × \(requests) requests, median; ratio = speed-up)", rows)
         return rows
     }
 }

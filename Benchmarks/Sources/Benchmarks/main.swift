@@ -15,7 +15,8 @@ var missed: [String] = []
     missed += rows.filter { $0.met == false }.map(\.name)
 }
 
-print("HTTPMock benchmarks — \(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.activeProcessorCount) cores")
+print(
+    "HTTPMock benchmarks — \(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
 let profiling = requested.contains("profile") || requested.contains("profilebare")
 if !profiling, wants("overhead") { record(try await Overhead.run()) }
@@ -36,7 +37,8 @@ if requested.contains("profile") {
     let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2_000
     let mock = HTTPMock()
     mock.logHandler = nil
-    mock.addResponses(forPath: "/item", host: "api.example.com", responses: [.data(BareProtocol.body, contentType: "text/plain", lifetime: .eternal)])
+    mock.addResponses(
+        forPath: "/item", host: "api.example.com", responses: [.data(BareProtocol.body, contentType: "text/plain", lifetime: .eternal)])
     let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
     let session = mock.urlSession
     try await withThrowingTaskGroup(of: Void.self) { group in

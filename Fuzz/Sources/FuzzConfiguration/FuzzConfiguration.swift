@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import HTTPMock
 
 /// The `configuration.json` reader of mock folder trees (SPEC §8): any bytes are read into
@@ -14,8 +15,9 @@ func fuzzConfiguration(_ bytes: [UInt8]) {
             precondition(entry.delay >= 0 && entry.delay.isFinite, "delay \(entry.delay) accepted")
         }
     } catch {
-        precondition(error.code == .mockTree && error.message.hasPrefix("loadMocks: Mocks/users/GET/configuration.json"),
-                     "an error that does not name the file: \(error.message)")
+        precondition(
+            error.code == .mockTree && error.message.hasPrefix("loadMocks: Mocks/users/GET/configuration.json"),
+            "an error that does not name the file: \(error.message)")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import HTTPMock
 
 /// Query, header and body matchers against a request built from the input.

@@ -1,5 +1,6 @@
 import Foundation
 import FuzzSupport
+
 @testable import HTTPMock
 
 /// Host and path patterns: parsing what a user registers and matching what a request carries.

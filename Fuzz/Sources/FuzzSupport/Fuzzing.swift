@@ -37,7 +37,8 @@ public enum Fuzzing {
             fastest = min(fastest, DispatchTime.now().uptimeNanoseconds - start)
             if fastest <= budget { return }
         }
-        let message = "FUZZ: slow input: \(fastest / 1_000_000) ms on the fastest of 3 runs (budget \(budget / 1_000_000) ms), \(bytes.count) bytes\n"
+        let message =
+            "FUZZ: slow input: \(fastest / 1_000_000) ms on the fastest of 3 runs (budget \(budget / 1_000_000) ms), \(bytes.count) bytes\n"
         FileHandle.standardError.write(Data(message.utf8))
         abort()
     }

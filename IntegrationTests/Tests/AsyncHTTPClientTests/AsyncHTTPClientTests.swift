@@ -16,8 +16,10 @@ struct AsyncHTTPClientTests {
     }()
 
     /// Runs `body` with a running server and a client, then shuts both down.
-    func withServer(impersonating: String? = nil, proxy: Bool = false,
-                    _ body: (HTTPMockServer, HTTPClient) async throws -> Void) async throws {
+    func withServer(
+        impersonating: String? = nil, proxy: Bool = false,
+        _ body: (HTTPMockServer, HTTPClient) async throws -> Void
+    ) async throws {
         let server = try await mock.startServer(impersonating: impersonating)
         var configuration = HTTPClient.Configuration()
         if proxy { configuration.proxy = .server(host: "127.0.0.1", port: server.port) }
@@ -36,11 +38,16 @@ struct AsyncHTTPClientTests {
 
     @Test("baseURL is matched as the impersonated host; the journal carries it")
     func impersonation() async throws {
-        mock.addResponses(forPath: "/users/:id", host: "api.example.com", responses: [.dynamic { request in
-            .json(#"{"id":"\#(request.pathParameters["id"] ?? "?")"}"#)
-        }])
+        mock.addResponses(
+            forPath: "/users/:id", host: "api.example.com",
+            responses: [
+                .dynamic { request in
+                    .json(#"{"id":"\#(request.pathParameters["id"] ?? "?")"}"#)
+                }
+            ])
         try await withServer(impersonating: "api.example.com") { server, client in
-            let response = try await client.execute(HTTPClientRequest(url: server.baseURL.absoluteString + "/users/7"), timeout: .seconds(10))
+            let response = try await client.execute(
+                HTTPClientRequest(url: server.baseURL.absoluteString + "/users/7"), timeout: .seconds(10))
             #expect(response.status == .ok)
             #expect(response.headers.first(name: "content-type") == "application/json")
             let body = try await response.body.collect(upTo: 1 << 20)
@@ -55,13 +62,15 @@ struct AsyncHTTPClientTests {
         mock.addResponses(forPath: "/stream", responses: [.eventStream(events, interval: 0.25)])
         try await withServer { server, client in
             let started = ContinuousClock.now
-            let response = try await client.execute(HTTPClientRequest(url: server.baseURL.absoluteString + "/stream"), timeout: .seconds(20))
+            let response = try await client.execute(
+                HTTPClientRequest(url: server.baseURL.absoluteString + "/stream"), timeout: .seconds(20))
             #expect(response.status == .ok)
             #expect(response.headers.first(name: "content-type") == "text/event-stream")
             // Parse the stream as an SSE consumer does: lines, an event ends at a blank line.
             var pending = ""
             var received: [(id: String, data: String, at: Duration)] = []
-            var id = "", data = ""
+            var id = ""
+            var data = ""
             for try await chunk in response.body {
                 pending += String(buffer: chunk)
                 while let newline = pending.firstIndex(of: "\n") {

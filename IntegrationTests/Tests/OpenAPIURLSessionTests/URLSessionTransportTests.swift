@@ -20,7 +20,9 @@ struct URLSessionTransportTests {
         transport = URLSessionTransport(configuration: .init(session: session))
     }
 
-    func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:], body: HTTPBody? = nil) async throws -> (HTTPResponse, Data) {
+    func send(
+        _ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:], body: HTTPBody? = nil
+    ) async throws -> (HTTPResponse, Data) {
         let request = HTTPRequest(method: method, scheme: nil, authority: nil, path: path, headerFields: headers)
         let (response, responseBody) = try await transport.send(request, body: body, baseURL: baseURL, operationID: "test")
         var data = Data()
@@ -32,9 +34,11 @@ struct URLSessionTransportTests {
 
     @Test("a JSON GET: status, headers and body")
     func getJSON() async throws {
-        mock.addResponses(forPath: "/v1/users/42", host: "api.example.com", method: .get, responses: [
-            .json(#"{"id":42,"name":"Ada"}"#, headers: ["X-Request-ID": "abc"]),
-        ])
+        mock.addResponses(
+            forPath: "/v1/users/42", host: "api.example.com", method: .get,
+            responses: [
+                .json(#"{"id":42,"name":"Ada"}"#, headers: ["X-Request-ID": "abc"])
+            ])
         let (response, data) = try await send(.get, "/users/42", headers: [.accept: "application/json"])
         #expect(response.status == .ok)
         #expect(response.headerFields[.contentType] == "application/json")
@@ -53,8 +57,9 @@ struct URLSessionTransportTests {
                 }
             }
         }
-        let (response, data) = try await send(.post, "/users", headers: [.contentType: "application/json"],
-                                              body: HTTPBody(#"{"name":"Grace","role":"admiral"}"#))
+        let (response, data) = try await send(
+            .post, "/users", headers: [.contentType: "application/json"],
+            body: HTTPBody(#"{"name":"Grace","role":"admiral"}"#))
         #expect(response.status == .created)
         #expect(String(decoding: data, as: UTF8.self).contains("Grace"))
         let body = try #require(mock.recordedRequests.first?.request.body)
@@ -79,9 +84,11 @@ struct URLSessionTransportTests {
 
     @Test("error statuses come back as responses, with their bodies", arguments: [400, 401, 404, 409, 429, 500, 503])
     func errorStatuses(status: Int) async throws {
-        mock.addResponses(forPath: "/v1/thing", host: "api.example.com", responses: [
-            .json(#"{"error":"status \#(status)"}"#, status: HTTPStatus(status)),
-        ])
+        mock.addResponses(
+            forPath: "/v1/thing", host: "api.example.com",
+            responses: [
+                .json(#"{"error":"status \#(status)"}"#, status: HTTPStatus(status))
+            ])
         let (response, data) = try await send(.get, "/thing")
         #expect(response.status.code == status)
         #expect(String(decoding: data, as: UTF8.self) == #"{"error":"status \#(status)"}"#)
@@ -97,12 +104,14 @@ struct URLSessionTransportTests {
 
     @Test("query items and path parameters through a dynamic response")
     func dynamic() async throws {
-        mock.addResponses(forPath: "/v1/users/:id/posts", host: "api.example.com", responses: [
-            .dynamic { request in
-                let page = request.queryItems.first { $0.name == "page" }?.value ?? "?"
-                return .json(#"{"user":"\#(request.pathParameters["id"] ?? "?")","page":\#(page)}"#)
-            },
-        ])
+        mock.addResponses(
+            forPath: "/v1/users/:id/posts", host: "api.example.com",
+            responses: [
+                .dynamic { request in
+                    let page = request.queryItems.first { $0.name == "page" }?.value ?? "?"
+                    return .json(#"{"user":"\#(request.pathParameters["id"] ?? "?")","page":\#(page)}"#)
+                }
+            ])
         let (_, data) = try await send(.get, "/users/7/posts?page=3")
         #expect(String(decoding: data, as: UTF8.self) == #"{"user":"7","page":3}"#)
     }

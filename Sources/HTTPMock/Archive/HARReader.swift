@@ -166,9 +166,10 @@ enum HARReader {
         func rawBody(_ value: Any?, at path: String) throws(HTTPMockError) -> RawBody? {
             if value == nil || value is NSNull { return nil }
             let object = try object(value, at: path)
-            return RawBody(text: try optionalString(object["text"], at: "\(path).text"),
-                           encoding: try optionalString(object["encoding"], at: "\(path).encoding"),
-                           mimeType: try optionalString(object["mimeType"], at: "\(path).mimeType"))
+            return RawBody(
+                text: try optionalString(object["text"], at: "\(path).text"),
+                encoding: try optionalString(object["encoding"], at: "\(path).encoding"),
+                mimeType: try optionalString(object["mimeType"], at: "\(path).mimeType"))
         }
 
         /// The entry's fields with their JSON types checked; ``HARReader/make(_:at:file:)`` checks their values.
@@ -257,7 +258,9 @@ struct HARURL {
         if let fragment = rest.utf8.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<fragment] }
         let authorityEnd = rest.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
         var authority = rest[..<authorityEnd]
-        if let userInfo = authority.utf8.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.utf8.index(after: userInfo)...] }
+        if let userInfo = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
+            authority = authority[authority.utf8.index(after: userInfo)...]
+        }
         var host = authority
         var portText: Substring = ""
         if authority.utf8.first == UInt8(ascii: "[") {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -73,9 +74,10 @@ enum HARRoutes {
                 definitions[position].responses.append(response)
             } else {
                 positions[identity] = definitions.count
-                definitions.append(RouteDefinition(
-                    path: path, host: host, method: method, query: query, matching: .exact, headers: headers, body: body,
-                    predicate: nil, responses: [response], location: location))
+                definitions.append(
+                    RouteDefinition(
+                        path: path, host: host, method: method, query: query, matching: .exact, headers: headers, body: body,
+                        predicate: nil, responses: [response], location: location))
             }
         }
         for position in definitions.indices {
@@ -99,9 +101,13 @@ enum HARRoutes {
         let delivery: Delivery = timing == .recorded && entry.time > 0 ? .delayed(entry.time / 1000) : .instant
         guard entry.response.status != 0 else {
             let reason = entry.response.error.map { ": \($0)" } ?? ""
-            return .failure(URLError(.networkConnectionLost, userInfo: [
-                NSLocalizedDescriptionKey: "The archived request \(entry.request.method) \(entry.request.url) got no response\(reason)",
-            ]), lifetime: .single, delivery: delivery)
+            return .failure(
+                URLError(
+                    .networkConnectionLost,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "The archived request \(entry.request.method) \(entry.request.url) got no response\(reason)"
+                    ]), lifetime: .single, delivery: delivery)
         }
         var headers = HTTPHeaders()
         for header in entry.response.headers where !transferHeaders.contains(header.name.lowercased()) {
@@ -114,8 +120,9 @@ enum HARRoutes {
         }
         let status = HTTPStatus(entry.response.status)
         let body: MockResponse.Body = status.forbidsBody || entry.response.body.isEmpty ? .none : .data(entry.response.body)
-        return .http(status: status, headers: headers, body: body,
-                     defaultContentType: entry.response.mimeType.isEmpty ? nil : entry.response.mimeType,
-                     lifetime: .single, delivery: delivery)
+        return .http(
+            status: status, headers: headers, body: body,
+            defaultContentType: entry.response.mimeType.isEmpty ? nil : entry.response.mimeType,
+            lifetime: .single, delivery: delivery)
     }
 }

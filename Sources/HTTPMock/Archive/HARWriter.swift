@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,8 +36,9 @@ enum HARWriter {
         }
         return HAREntry(
             startedDateTime: isoFormat.format(recorded.date), time: time,
-            request: HARRequest(method: request.method.rawValue, url: request.url.absoluteString, httpVersion: "HTTP/1.1",
-                                headers: requestHeaders, body: request.body, bodyMimeType: request.headers["Content-Type"]),
+            request: HARRequest(
+                method: request.method.rawValue, url: request.url.absoluteString, httpVersion: "HTTP/1.1",
+                headers: requestHeaders, body: request.body, bodyMimeType: request.headers["Content-Type"]),
             response: response)
     }
 
@@ -77,7 +79,9 @@ enum HARWriter {
     private static func json(for entry: HAREntry) -> [String: Any] {
         let request = entry.request
         let components = URLComponents(string: request.url)
-        let queryString: [[String: Any]] = MockRequest.queryItems(components?.percentEncodedQuery).map { ["name": $0.name, "value": $0.value ?? ""] }
+        let queryString: [[String: Any]] = MockRequest.queryItems(components?.percentEncodedQuery).map {
+            ["name": $0.name, "value": $0.value ?? ""]
+        }
         var requestJSON: [String: Any] = [
             "method": request.method, "url": request.url, "httpVersion": request.httpVersion,
             "headers": headersJSON(request.headers), "queryString": queryString, "cookies": [Any](),

@@ -34,7 +34,8 @@ extension HTTPMock {
     func loadHAR(from url: URL, timing: HARTiming, matching: HARMatching, redaction: Redaction) throws(HTTPMockError) -> [HAREntry] {
         let entries = try HARReader.entries(at: url)
         let definitions = HARRoutes.definitions(for: entries, file: url.path, timing: timing, matching: matching, redaction: redaction)
-        try Registration.registerOrThrow(definitions, on: registry, defaultDomain: defaultDomain, code: .har, operation: "loadHAR(\(url.path))")
+        try Registration.registerOrThrow(
+            definitions, on: registry, defaultDomain: defaultDomain, code: .har, operation: "loadHAR(\(url.path))")
         return entries
     }
 

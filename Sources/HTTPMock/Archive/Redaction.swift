@@ -56,7 +56,10 @@ public struct Redaction: Sendable, ExpressibleByArrayLiteral, CustomStringConver
     public var description: String { "Redaction(\(rules))" }
 
     var headerNames: Set<String> {
-        Set(rules.flatMap { rule -> [String] in if case .headers(let names) = rule { return names.map { $0.lowercased() } } else { return [] } })
+        Set(
+            rules.flatMap { rule -> [String] in
+                if case .headers(let names) = rule { return names.map { $0.lowercased() } } else { return [] }
+            })
     }
 
     var queryItemNames: Set<String> {
@@ -70,7 +73,9 @@ public struct Redaction: Sendable, ExpressibleByArrayLiteral, CustomStringConver
     }
 
     var replacements: [(String, String)] {
-        rules.compactMap { rule in if case .replacing(let secret, let replacement) = rule, !secret.isEmpty { return (secret, replacement) } else { return nil } }
+        rules.compactMap { rule in
+            if case .replacing(let secret, let replacement) = rule, !secret.isEmpty { return (secret, replacement) } else { return nil }
+        }
     }
 }
 
@@ -95,7 +100,8 @@ extension Redaction {
     private func redactHeaders(_ headers: [HARHeader]) -> [HARHeader] {
         let names = headerNames
         return headers.map { header in
-            HARHeader(name: header.name, value: names.contains(header.name.lowercased()) ? HARPlaceholder.redacted : replaceAll(header.value))
+            HARHeader(
+                name: header.name, value: names.contains(header.name.lowercased()) ? HARPlaceholder.redacted : replaceAll(header.value))
         }
     }
 
@@ -115,8 +121,10 @@ extension Redaction {
     private func redactBody(_ body: Data) -> Data {
         var body = body
         let paths = jsonKeyPaths
-        if !paths.isEmpty, let first = body.first(where: { !$0.isWhitespaceByte }), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-           let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) {
+        if !paths.isEmpty, let first = body.first(where: { !$0.isWhitespaceByte }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+            let json = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])
+        {
             var changed = false
             var redacted = json
             for path in paths where !path.isEmpty {
@@ -154,6 +162,6 @@ extension Redaction {
     }
 }
 
-private extension UInt8 {
-    var isWhitespaceByte: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
+extension UInt8 {
+    fileprivate var isWhitespaceByte: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }

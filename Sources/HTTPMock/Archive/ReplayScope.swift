@@ -27,7 +27,10 @@ struct ReplayScope: Sendable {
         let raw = environment[environmentKey]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         if raw.isEmpty { return .none }
         guard let mode = Mode(rawValue: raw) else {
-            throw HTTPMockError(.har, "\(environmentKey) is \"\(environment[environmentKey] ?? "")\"; expected none (replay), missing (record what the archive lacks) or all (record everything again)")
+            throw HTTPMockError(
+                .har,
+                "\(environmentKey) is \"\(environment[environmentKey] ?? "")\"; expected none (replay), missing (record what the archive lacks) or all (record everything again)"
+            )
         }
         return mode
     }
@@ -87,8 +90,9 @@ struct ReplayScope: Sendable {
         _ body: (HTTPMock) async throws -> Result
     ) async throws -> Result {
         let mock = HTTPMock(fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
-        let scope = try start(name: name, directory: directory, filePath: location.filePath, testFilter: testFilter,
-                              matching: matching, redaction: redaction, mock: mock)
+        let scope = try start(
+            name: name, directory: directory, filePath: location.filePath, testFilter: testFilter,
+            matching: matching, redaction: redaction, mock: mock)
         let result: Result
         do {
             result = try await HTTPMock.$scoped.withValue(mock) { try await body(mock) }
@@ -143,6 +147,7 @@ public func withHTTPMock<Result>(
     _ body: (HTTPMock) async throws -> Result
 ) async throws -> Result {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    return try await ReplayScope.run(name: name, directory: directory, matching: matching, redaction: redaction,
-                                     location: location, testFilter: Reporter.currentTestFilter(fileID: fileID), body)
+    return try await ReplayScope.run(
+        name: name, directory: directory, matching: matching, redaction: redaction,
+        location: location, testFilter: Reporter.currentTestFilter(fileID: fileID), body)
 }

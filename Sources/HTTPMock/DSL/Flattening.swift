@@ -29,8 +29,10 @@ enum Flattening {
         }
     }
 
-    private static func flatten(_ path: Path, host: String?, parentPath: String, inherited: HTTPHeaders,
-                                into definitions: inout [RouteDefinition]) {
+    private static func flatten(
+        _ path: Path, host: String?, parentPath: String, inherited: HTTPHeaders,
+        into definitions: inout [RouteDefinition]
+    ) {
         let fullPath = RoutePath.join(parentPath, path.path)
         var own = inherited
         var cascading = inherited
@@ -50,10 +52,11 @@ enum Flattening {
             }
         }
         if !responses.isEmpty {
-            definitions.append(RouteDefinition(
-                path: fullPath, host: host, method: path.method, query: path.query, matching: path.matching,
-                headers: path.headers, body: path.body, predicate: path.predicate, scenario: path.scenario,
-                responses: responses.map { $0.inheriting(own) }, location: path.location))
+            definitions.append(
+                RouteDefinition(
+                    path: fullPath, host: host, method: path.method, query: path.query, matching: path.matching,
+                    headers: path.headers, body: path.body, predicate: path.predicate, scenario: path.scenario,
+                    responses: responses.map { $0.inheriting(own) }, location: path.location))
         }
         for child in children {
             flatten(child, host: host, parentPath: fullPath, inherited: cascading, into: &definitions)

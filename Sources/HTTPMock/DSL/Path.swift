@@ -80,8 +80,9 @@ extension Path {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
-        self.init(path, method: method, query: query.matchValues, matching: matching, headers: headers, body: body,
-                  where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
+        self.init(
+            path, method: method, query: query.matchValues, matching: matching, headers: headers, body: body,
+            where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
     /// `init(_:method:query:matching:headers:body:where:when:fileID:filePath:line:column:_:)` with
@@ -95,8 +96,9 @@ extension Path {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
-        self.init(path, method: method, query: query, matching: matching, headers: headers.matchValues, body: body,
-                  where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
+        self.init(
+            path, method: method, query: query, matching: matching, headers: headers.matchValues, body: body,
+            where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
     /// `init(_:method:query:matching:headers:body:where:when:fileID:filePath:line:column:_:)` with
@@ -110,8 +112,9 @@ extension Path {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
-        self.init(path, method: method, query: query.matchValues, matching: matching, headers: headers.matchValues,
-                  body: body, where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
+        self.init(
+            path, method: method, query: query.matchValues, matching: matching, headers: headers.matchValues,
+            body: body, where: predicate, when: scenario, fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
     /// bstien/HTTPMock's spelling.
@@ -121,8 +124,9 @@ extension Path {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
-        self.init(path, query: queryItems?.matchValues, matching: queryMatching,
-                  fileID: fileID, filePath: filePath, line: line, column: column, content)
+        self.init(
+            path, query: queryItems?.matchValues, matching: queryMatching,
+            fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 
     /// bstien/HTTPMock's spelling.
@@ -132,7 +136,8 @@ extension Path {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
         @PathBuilder _ content: () -> [RouteComponent]
     ) {
-        self.init(path, query: nil, matching: queryMatching,
-                  fileID: fileID, filePath: filePath, line: line, column: column, content)
+        self.init(
+            path, query: nil, matching: queryMatching,
+            fileID: fileID, filePath: filePath, line: line, column: column, content)
     }
 }

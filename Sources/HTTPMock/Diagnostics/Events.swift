@@ -60,12 +60,16 @@ extension Registry {
         case .unmatched(let policy):
             route = nil
             if case .failTest = policy.kind, let report = resolution.nearMissReport,
-               Reporter.reportMissNow(report, at: creationLocation) {
+                Reporter.reportMissNow(report, at: creationLocation)
+            {
                 markReported(journalID: resolution.journalID)
             }
         }
         guard let handler = resolution.settings.value.logHandler, route == nil || !handler.ignoresMatches else { return nil }
-        return (handler, HTTPMockEvent(
-            request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport))
+        return (
+            handler,
+            HTTPMockEvent(
+                request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport)
+        )
     }
 }

@@ -24,8 +24,10 @@ enum NearMissAnalysis {
 
     /// The closest registrations to `request`, closest first (ties: earlier registration).
     /// `scenarios` holds the scenario states when the request was looked up (missing: started).
-    static func nearMisses(for request: MockRequest, routes: [Route], queues: [QueueState],
-                           scenarios: [String: String] = [:]) -> [NearMiss] {
+    static func nearMisses(
+        for request: MockRequest, routes: [Route], queues: [QueueState],
+        scenarios: [String: String] = [:]
+    ) -> [NearMiss] {
         var json: JSONValue??
         let parsedJSON: () -> JSONValue? = {
             if let json { return json }
@@ -37,15 +39,21 @@ enum NearMissAnalysis {
         var misses: [(NearMiss, Int)] = []
         for (position, route) in routes.enumerated() {
             let queue = position < queues.count ? queues[position] : QueueState(pending: 0, served: 0)
-            misses.append((analyze(route.key, queue: queue, request: request, segments: segments, json: parsedJSON,
-                                   scenarios: scenarios, location: route.location), route.order))
+            misses.append(
+                (
+                    analyze(
+                        route.key, queue: queue, request: request, segments: segments, json: parsedJSON,
+                        scenarios: scenarios, location: route.location), route.order
+                ))
         }
         misses.sort { $0.0.distance != $1.0.distance ? $0.0.distance < $1.0.distance : $0.1 < $1.1 }
         return misses.prefix(maximumShown).map(\.0)
     }
 
-    private static func analyze(_ key: RouteKey, queue: QueueState, request: MockRequest, segments: [String],
-                                json: () -> JSONValue?, scenarios: [String: String], location: SourceLocation?) -> NearMiss {
+    private static func analyze(
+        _ key: RouteKey, queue: QueueState, request: MockRequest, segments: [String],
+        json: () -> JSONValue?, scenarios: [String: String], location: SourceLocation?
+    ) -> NearMiss {
         var distance = 0.0
         var reasons: [String] = []
 
@@ -82,7 +90,9 @@ enum NearMissAnalysis {
             let current = scenarios[required.scenario] ?? ScenarioState.started
             if current != required.state {
                 distance += 0.5
-                reasons.append("scenario: skipped for its scenario state: \"\(required.scenario)\" is \"\(current)\", this route needs \"\(required.state)\"")
+                reasons.append(
+                    "scenario: skipped for its scenario state: \"\(required.scenario)\" is \"\(current)\", this route needs \"\(required.state)\""
+                )
             }
         }
         // A predicate runs only when everything else matches: it is user code and may have effects.
@@ -139,14 +149,16 @@ enum NearMissAnalysis {
     /// difference stand in for the edit distance (an upper bound of it), so a report over
     /// very long paths stays linear.
     static func difference(_ a: String, _ b: String) -> Double {
-        let a = Array(a.utf8), b = Array(b.utf8)
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
         let longest = max(a.count, b.count)
         guard longest > 0 else { return 0 }
         var prefix = 0
         while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-        let x = a[prefix..<(a.count - suffix)], y = b[prefix..<(b.count - suffix)]
+        let x = a[prefix..<(a.count - suffix)]
+        let y = b[prefix..<(b.count - suffix)]
         return Double(editDistance(x, y)) / Double(longest)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,8 @@ enum ReadableError {
         if let error = error as? HTTPMockError { return error.message }
         guard let error = error as? URLError else { return "\(error)" }
         let name = codeNames[error.code.rawValue].map { "URLError.\($0)" } ?? "URLError"
-        let message = (error.userInfo[NSLocalizedDescriptionKey] as? String)
+        let message =
+            (error.userInfo[NSLocalizedDescriptionKey] as? String)
             ?? (error.userInfo[NSUnderlyingErrorKey] as? NSError)?.localizedDescription
         return "\(name) (\(error.code.rawValue))" + (message.map { ": \($0)" } ?? "")
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Testing)
 import Testing
 #endif
@@ -41,8 +42,10 @@ public struct HTTPMockReplayTrait: TestTrait, TestScoping {
         let location = SourceLocation(
             fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
             line: test.sourceLocation.line, column: test.sourceLocation.column)
-        try await ReplayScope.run(name: name, directory: directory, matching: matching, redaction: redaction,
-                                  location: location, testFilter: String(test.name.prefix { $0 != "(" })) { _ in
+        try await ReplayScope.run(
+            name: name, directory: directory, matching: matching, redaction: redaction,
+            location: location, testFilter: String(test.name.prefix { $0 != "(" })
+        ) { _ in
             try await function()
         }
     }

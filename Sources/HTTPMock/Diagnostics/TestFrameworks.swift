@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Testing)
 import Testing
 #endif
@@ -126,7 +127,8 @@ final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
         // XCTest `fatalError`s on a failure recorded for a run that has stopped, and a run stops
         // just before observers hear that the test finished: check the run itself.
         guard let testCase = shared.current.withLock({ $0 }), let run = testCase.testRun,
-              run.startDate != nil, run.stopDate == nil else { return false }
+            run.startDate != nil, run.stopDate == nil
+        else { return false }
         testCase.recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
         return true
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -68,7 +69,10 @@ enum FolderReader {
                 let status = FolderReader.status(of: childPath)
                 guard let name = String(validating: entry, as: UTF8.self) else {
                     if let status, FolderReader.isFolder(status) {
-                        throw HTTPMockError(.mockTree, "loadMocks: \(path)/\(FolderReader.escaped(entry)) is a folder whose name is not UTF-8 (bytes shown as \\xHH); folder names become path segments and methods, so rename it")
+                        throw HTTPMockError(
+                            .mockTree,
+                            "loadMocks: \(path)/\(FolderReader.escaped(entry)) is a folder whose name is not UTF-8 (bytes shown as \\xHH); folder names become path segments and methods, so rename it"
+                        )
                     }
                     continue
                 }
@@ -82,10 +86,16 @@ enum FolderReader {
             var children: [MockFolder] = []
             for folder in folders.sorted(by: { $0.name < $1.name }) {
                 if ancestors.contains(folder.identity) {
-                    throw HTTPMockError(.mockTree, "loadMocks: \(FolderReader.linkDescription(folder.path)) \(readAt[folder.identity] ?? "?"), a folder that contains it: a loop, the tree would never end. Remove the link or point it outside the tree.")
+                    throw HTTPMockError(
+                        .mockTree,
+                        "loadMocks: \(FolderReader.linkDescription(folder.path)) \(readAt[folder.identity] ?? "?"), a folder that contains it: a loop, the tree would never end. Remove the link or point it outside the tree."
+                    )
                 }
                 if let earlier = readAt[folder.identity] {
-                    throw HTTPMockError(.mockTree, "loadMocks: \(FolderReader.linkDescription(folder.path)) \(earlier), a folder already read there: every folder of a tree is read once (two ways into one folder would register its mocks twice, and links can multiply the ways without end). Copy the folder, or link its files instead.")
+                    throw HTTPMockError(
+                        .mockTree,
+                        "loadMocks: \(FolderReader.linkDescription(folder.path)) \(earlier), a folder already read there: every folder of a tree is read once (two ways into one folder would register its mocks twice, and links can multiply the ways without end). Copy the folder, or link its files instead."
+                    )
                 }
                 readAt[folder.identity] = folder.path
                 children.append(try read(folder.path, name: folder.name, ancestors: ancestors.union([folder.identity])))

@@ -29,7 +29,9 @@ struct MockConfiguration: Sendable {
     }
 
     static let fileName = "configuration.json"
-    static let knownKeys = ["delay", "headers", "lifetime", "new_state", "required_state", "response_file", "scenario", "status_code", "template"]
+    static let knownKeys = [
+        "delay", "headers", "lifetime", "new_state", "required_state", "response_file", "scenario", "status_code", "template",
+    ]
     /// The largest `lifetime` count: large enough for any test, small enough for an `Int`
     /// converted from a JSON number (a `Double`) to be exact.
     static let maximumCount = 999_999_999
@@ -44,7 +46,8 @@ struct MockConfiguration: Sendable {
         do {
             json = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw HTTPMockError(.mockTree, "loadMocks: \(file)\(Self.position(of: error, in: data)): malformed JSON (\(Self.debugDescription(of: error)))")
+            throw HTTPMockError(
+                .mockTree, "loadMocks: \(file)\(Self.position(of: error, in: data)): malformed JSON (\(Self.debugDescription(of: error)))")
         }
         if let array = json as? [Any] {
             guard !array.isEmpty else {
@@ -62,10 +65,14 @@ struct MockConfiguration: Sendable {
 
     private static func entry(_ json: Any, place: String) throws(HTTPMockError) -> Entry {
         guard let object = json as? [String: Any] else {
-            throw HTTPMockError(.mockTree, "loadMocks: \(place): expected an object like {\"status_code\": 200, \"response_file\": \"body.json\"}, got \(describe(json))")
+            throw HTTPMockError(
+                .mockTree,
+                "loadMocks: \(place): expected an object like {\"status_code\": 200, \"response_file\": \"body.json\"}, got \(describe(json))"
+            )
         }
         for key in object.keys.sorted() where !knownKeys.contains(key) {
-            throw HTTPMockError(.mockTree, "loadMocks: \(place): unknown key \(quoted(key)) (known keys: \(knownKeys.joined(separator: ", ")))")
+            throw HTTPMockError(
+                .mockTree, "loadMocks: \(place): unknown key \(quoted(key)) (known keys: \(knownKeys.joined(separator: ", ")))")
         }
         func invalid(_ key: String, _ expected: String, _ value: Any) -> HTTPMockError {
             HTTPMockError(.mockTree, "loadMocks: \(place): \(key) must be \(expected), got \(describe(value))")
@@ -84,7 +91,9 @@ struct MockConfiguration: Sendable {
             }
             for (name, field) in fields.sorted(by: { $0.key < $1.key }) {
                 guard HTTPMethod(name).isValidToken else {
-                    throw HTTPMockError(.mockTree, "loadMocks: \(place): headers: \(quoted(name)) is not a header name (letters, digits and !#$%&'*+-.^_`|~)")
+                    throw HTTPMockError(
+                        .mockTree,
+                        "loadMocks: \(place): headers: \(quoted(name)) is not a header name (letters, digits and !#$%&'*+-.^_`|~)")
                 }
                 guard let text = field as? String else {
                     throw invalid("headers[\(quoted(name))]", "a string", field)
@@ -207,7 +216,8 @@ struct MockConfiguration: Sendable {
     private static func position(of error: any Error, in data: Data) -> String {
         let description = debugDescription(of: error)
         guard let range = description.range(of: "character "),
-              let offset = Int(description[range.upperBound...].prefix(while: \.isNumber)) else { return "" }
+            let offset = Int(description[range.upperBound...].prefix(while: \.isNumber))
+        else { return "" }
         var line = 1
         var column = 1
         for byte in data.prefix(offset) {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -38,7 +39,9 @@ enum MockTree {
     static func definitions(in root: URL, host: String?) throws(HTTPMockError) -> [RouteDefinition] {
         let tree = try FolderReader.read(root: root.path)
         if tree.files.contains(MockConfiguration.fileName) {
-            throw HTTPMockError(.mockTree, "loadMocks: \(tree.path)/\(MockConfiguration.fileName) is directly in the root; put it in a method folder such as GET/")
+            throw HTTPMockError(
+                .mockTree,
+                "loadMocks: \(tree.path)/\(MockConfiguration.fileName) is directly in the root; put it in a method folder such as GET/")
         }
         var definitions: [RouteDefinition] = []
         for folder in tree.folders {
@@ -47,21 +50,33 @@ enum MockTree {
         return definitions
     }
 
-    private static func collect(_ folder: MockFolder, segments: [String], root: String, host: String?, into definitions: inout [RouteDefinition]) throws(HTTPMockError) {
+    private static func collect(
+        _ folder: MockFolder, segments: [String], root: String, host: String?, into definitions: inout [RouteDefinition]
+    ) throws(HTTPMockError) {
         let isMethodName = knownMethods.contains(folder.name.uppercased())
         if folder.files.contains(MockConfiguration.fileName) {
             let configuration = folder.path + "/" + MockConfiguration.fileName
             guard isMethodName else {
                 let methodFolders = folder.folders.map(\.name).filter { knownMethods.contains($0.uppercased()) }
                 if !methodFolders.isEmpty {
-                    throw HTTPMockError(.mockTree, "loadMocks: \(configuration) is next to the method folder\(methodFolders.count == 1 ? "" : "s") \(methodFolders.map { $0 + "/" }.joined(separator: ", ")): a configuration.json belongs in a method folder, such as \(folder.path)/\(methodFolders[0])/")
+                    throw HTTPMockError(
+                        .mockTree,
+                        "loadMocks: \(configuration) is next to the method folder\(methodFolders.count == 1 ? "" : "s") \(methodFolders.map { $0 + "/" }.joined(separator: ", ")): a configuration.json belongs in a method folder, such as \(folder.path)/\(methodFolders[0])/"
+                    )
                 }
-                throw HTTPMockError(.mockTree, "loadMocks: \(configuration): the folder holding a configuration.json names the HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, any case), not \"\(folder.name)\"")
+                throw HTTPMockError(
+                    .mockTree,
+                    "loadMocks: \(configuration): the folder holding a configuration.json names the HTTP method (GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS, TRACE, CONNECT, any case), not \"\(folder.name)\""
+                )
             }
             if let nested = firstConfiguration(below: folder) {
-                throw HTTPMockError(.mockTree, "loadMocks: \(nested) is inside the method folder \(folder.path) (it holds a configuration.json), where it would be ignored: folders in a method folder hold response files, not routes. Move it out of \(folder.path), or rename \(folder.path)/configuration.json if that folder is a path segment.")
+                throw HTTPMockError(
+                    .mockTree,
+                    "loadMocks: \(nested) is inside the method folder \(folder.path) (it holds a configuration.json), where it would be ignored: folders in a method folder hold response files, not routes. Move it out of \(folder.path), or rename \(folder.path)/configuration.json if that folder is a path segment."
+                )
             }
-            definitions += try routeDefinitions(from: configuration, method: HTTPMethod(folder.name), segments: segments, root: root, host: host)
+            definitions += try routeDefinitions(
+                from: configuration, method: HTTPMethod(folder.name), segments: segments, root: root, host: host)
         } else if isMethodName, folder.folders.isEmpty {
             throw HTTPMockError(.mockTree, "loadMocks: the method folder \(folder.path) has no configuration.json")
         } else {
@@ -82,7 +97,9 @@ enum MockTree {
 
     /// One route per scenario condition: entries that name different `required_state` values
     /// (or scenarios) become separate routes, in the order they first appear.
-    private static func routeDefinitions(from configuration: String, method: HTTPMethod, segments: [String], root: String, host: String?) throws(HTTPMockError) -> [RouteDefinition] {
+    private static func routeDefinitions(
+        from configuration: String, method: HTTPMethod, segments: [String], root: String, host: String?
+    ) throws(HTTPMockError) -> [RouteDefinition] {
         // Reading a FIFO would block for ever; anything but a regular file is a mistake.
         var fileStatus = stat()
         guard stat(configuration, &fileStatus) == 0, (fileStatus.st_mode & S_IFMT) == S_IFREG else {
@@ -119,7 +136,9 @@ enum MockTree {
         }
     }
 
-    private static func response(from entry: MockConfiguration.Entry, place: String, folder: URL, configuration: String) throws(HTTPMockError) -> MockResponse {
+    private static func response(
+        from entry: MockConfiguration.Entry, place: String, folder: URL, configuration: String
+    ) throws(HTTPMockError) -> MockResponse {
         var headers = HTTPHeaders()
         for (name, value) in entry.headers {
             headers[name] = value
@@ -135,7 +154,9 @@ enum MockTree {
             throw HTTPMockError(.mockTree, "loadMocks: \(place): response_file \"\(name)\" does not exist (looked for \(file.path))")
         }
         guard (fileStatus.st_mode & S_IFMT) == S_IFREG else {
-            throw HTTPMockError(.mockTree, "loadMocks: \(place): response_file \"\(name)\" is not a regular file (\(file.path) is a folder, a FIFO or a device)")
+            throw HTTPMockError(
+                .mockTree,
+                "loadMocks: \(place): response_file \"\(name)\" is not a regular file (\(file.path) is a folder, a FIFO or a device)")
         }
         if entry.isTemplate {
             // Read and checked now: a malformed template fails the whole load, with its position.
@@ -146,14 +167,16 @@ enum MockTree {
                 throw HTTPMockError(.mockTree, "loadMocks: \(place): the template \(file.path) is not UTF-8 text")
             }
             let contentType = headers["Content-Type"] ?? ContentType.forPathExtension(file.pathExtension)
-            let template = MockResponse.template(text, contentType: contentType, status: status, headers: headers,
-                                                 lifetime: entry.lifetime, delivery: delivery)
+            let template = MockResponse.template(
+                text, contentType: contentType, status: status, headers: headers,
+                lifetime: entry.lifetime, delivery: delivery)
             if case .invalid(let message, _) = template.payload {
                 throw HTTPMockError(.mockTree, "loadMocks: \(place): response_file \"\(name)\": \(message)")
             }
             return template
         }
-        return .file(url: file, status: status, headers: headers, lifetime: entry.lifetime, delivery: delivery,
-                     fileID: MockConfiguration.fileName, filePath: configuration, line: 1, column: 1)
+        return .file(
+            url: file, status: status, headers: headers, lifetime: entry.lifetime, delivery: delivery,
+            fileID: MockConfiguration.fileName, filePath: configuration, line: 1, column: 1)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -47,7 +48,8 @@ struct StaticFileRoot: Sendable {
             }
             var fileStatus = stat()
             guard stat(resolved, &fileStatus) == 0, (fileStatus.st_mode & S_IFMT) == S_IFREG,
-                  access(resolved, R_OK) == 0 else { continue }
+                access(resolved, R_OK) == 0
+            else { continue }
             let pathExtension = (names[names.count - 1] as NSString).pathExtension
             return .file(url: URL(fileURLWithPath: resolved), headers: ["Content-Type": ContentType.forPathExtension(pathExtension)])
         }

@@ -40,7 +40,9 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         _ value: Value, encoder: JSONEncoder = JSONEncoder(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> BodyMatcher {
-        encode(value, encoder: encoder, name: "json", location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column), make: Rule.json)
+        encode(
+            value, encoder: encoder, name: "json", location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+            make: Rule.json)
     }
 
     /// The body is JSON holding every key path of `value` with equal values; extra keys are
@@ -49,7 +51,9 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         _ value: Value, encoder: JSONEncoder = JSONEncoder(),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> BodyMatcher {
-        encode(value, encoder: encoder, name: "jsonContains", location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column), make: Rule.jsonContains)
+        encode(
+            value, encoder: encoder, name: "jsonContains",
+            location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column), make: Rule.jsonContains)
     }
 
     /// The body is JSON equal to `value`: key order and whitespace do not matter, integers
@@ -135,7 +139,8 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         case .contains(let text): return ".contains(\"\(text)\")"
         case .json(let value): return ".json(\(value))"
         case .jsonContains(let value): return ".jsonContains(\(value))"
-        case .form(let fields): return ".form(\(fields.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }.joined(separator: "&")))"
+        case .form(let fields):
+            return ".form(\(fields.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }.joined(separator: "&")))"
         case .graphQL(let name): return ".graphQL(\(name))"
         case .jsonRPC(let method): return ".jsonRPC(method: \(method))"
         case .invalid(let message, _): return ".invalid(\(message))"

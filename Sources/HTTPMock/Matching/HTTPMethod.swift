@@ -42,12 +42,14 @@ public struct HTTPMethod: Hashable, Sendable, ExpressibleByStringLiteral, Custom
 
     /// Whether the name is an HTTP token (RFC 9110 §5.6.2), so a request can carry it.
     var isValidToken: Bool {
-        !rawValue.isEmpty && rawValue.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSetToken.allowed.contains(scalar))
-        }
+        !rawValue.isEmpty
+            && rawValue.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSetToken.allowed.contains(scalar))
+            }
     }
 }
 
 private enum CharacterSetToken {
-    static let allowed: Set<Unicode.Scalar> = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".unicodeScalars)
+    static let allowed: Set<Unicode.Scalar> = Set(
+        "!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".unicodeScalars)
 }

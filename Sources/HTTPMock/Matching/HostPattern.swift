@@ -67,7 +67,9 @@ struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         }
         text = text.lowercased()
         if let at = text.firstIndex(of: "@") {
-            throw PatternError("host \"\(raw)\" holds user information (\"\(text[...at])\"); give only the host name, like \"\(text[text.index(after: at)...])\"")
+            throw PatternError(
+                "host \"\(raw)\" holds user information (\"\(text[...at])\"); give only the host name, like \"\(text[text.index(after: at)...])\""
+            )
         }
         if text.hasPrefix("[") { return try parseIPv6(text, raw: raw) }
 
@@ -75,9 +77,12 @@ struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         let colons = text.filter { $0 == ":" }.count
         if colons > 1 {
             if IPv6.canonical(text) != nil {
-                throw PatternError("host \"\(raw)\" is an IPv6 address: write it in brackets, like \"[\(text)]\" (or \"[\(text)]:8080\" with a port)")
+                throw PatternError(
+                    "host \"\(raw)\" is an IPv6 address: write it in brackets, like \"[\(text)]\" (or \"[\(text)]:8080\" with a port)")
             }
-            throw PatternError("host \"\(raw)\" has \(colons) \":\"; write one port at most (\"host:8080\"), and an IPv6 address in brackets (\"[::1]:8080\")")
+            throw PatternError(
+                "host \"\(raw)\" has \(colons) \":\"; write one port at most (\"host:8080\"), and an IPv6 address in brackets (\"[::1]:8080\")"
+            )
         }
         if let colon = text.firstIndex(of: ":") {
             port = try parsePort(text[text.index(after: colon)...], raw: raw)
@@ -85,7 +90,10 @@ struct HostPattern: Hashable, Sendable, CustomStringConvertible {
         }
         if text.hasSuffix(".") { text.removeLast() }
         guard !text.isEmpty else {
-            throw PatternError(raw.isEmpty ? "the host is empty; give a host name like \"api.example.com\"" : "host \"\(raw)\" has no name before its port; give a host name like \"localhost:8080\"")
+            throw PatternError(
+                raw.isEmpty
+                    ? "the host is empty; give a host name like \"api.example.com\""
+                    : "host \"\(raw)\" has no name before its port; give a host name like \"localhost:8080\"")
         }
         var labels: [Label] = []
         for label in text.split(separator: ".", omittingEmptySubsequences: false) {
@@ -105,11 +113,14 @@ struct HostPattern: Hashable, Sendable, CustomStringConvertible {
             throw PatternError("host \"\(raw)\": \(describe(bad)) cannot appear in a host name (label \"\(label)\")")
         }
         if label.containsBytes(of: "**") {
-            throw PatternError("host \"\(raw)\": \"\(label)\" is not a pattern; ** stands alone as a whole label (one or more labels), and * inside a label is one glob wildcard")
+            throw PatternError(
+                "host \"\(raw)\": \"\(label)\" is not a pattern; ** stands alone as a whole label (one or more labels), and * inside a label is one glob wildcard"
+            )
         }
         if label.containsBytes(of: "*") {
             guard label.unicodeScalars.allSatisfy(\.isASCII) else {
-                throw PatternError("host \"\(raw)\": a label with * must be ASCII; write the rest of \"\(label)\" in its punycode (xn--) form")
+                throw PatternError(
+                    "host \"\(raw)\": a label with * must be ASCII; write the rest of \"\(label)\" in its punycode (xn--) form")
             }
             return .glob(SegmentGlob(pieces: label.split(separator: "*", omittingEmptySubsequences: false).map(String.init)))
         }
@@ -121,7 +132,8 @@ struct HostPattern: Hashable, Sendable, CustomStringConvertible {
 
     private static func parseIPv6(_ text: String, raw: String) throws(PatternError) -> HostPattern {
         guard let close = text.firstIndex(of: "]") else {
-            throw PatternError("host \"\(raw)\" opens a \"[\" without a closing \"]\"; write an IPv6 address like \"[::1]\" or \"[::1]:8080\"")
+            throw PatternError(
+                "host \"\(raw)\" opens a \"[\" without a closing \"]\"; write an IPv6 address like \"[::1]\" or \"[::1]:8080\"")
         }
         let address = String(text[text.index(after: text.startIndex)..<close])
         guard let canonical = IPv6.canonical(address) else {
@@ -177,8 +189,10 @@ struct HostPattern: Hashable, Sendable, CustomStringConvertible {
     /// takes one more, which is enough (any earlier one could be emulated by the later one):
     /// at worst labels × pattern steps, whatever the number of `**`.
     private static func match(_ host: [Substring], _ pattern: [Label]) -> Bool {
-        var i = 0, j = 0
-        var star = -1, starEnd = 0
+        var i = 0
+        var j = 0
+        var star = -1
+        var starEnd = 0
         while j < host.count || i < pattern.count {
             if i < pattern.count, case .multi = pattern[i] {
                 // At least one label.

@@ -98,18 +98,30 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
-        case .bool(let value): hasher.combine(1); hasher.combine(value)
-        case .integer(let value): hasher.combine(2); hasher.combine(value)
+        case .bool(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .integer(let value):
+            hasher.combine(2)
+            hasher.combine(value)
         case .double(let value):
             // Equal numbers hash alike: an integral double hashes as the integer it equals.
             if let integer = Int(exactly: value) {
-                hasher.combine(2); hasher.combine(integer)
+                hasher.combine(2)
+                hasher.combine(integer)
             } else {
-                hasher.combine(3); hasher.combine(value)
+                hasher.combine(3)
+                hasher.combine(value)
             }
-        case .string(let value): hasher.combine(4); hasher.combine(value)
-        case .array(let value): hasher.combine(5); hasher.combine(value)
-        case .object(let value): hasher.combine(6); hasher.combine(value)
+        case .string(let value):
+            hasher.combine(4)
+            hasher.combine(value)
+        case .array(let value):
+            hasher.combine(5)
+            hasher.combine(value)
+        case .object(let value):
+            hasher.combine(6)
+            hasher.combine(value)
         }
     }
 

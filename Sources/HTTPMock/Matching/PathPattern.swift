@@ -42,22 +42,24 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
     /// The normalised path of a literal pattern, the index key (a `/` inside a segment is
     /// `%2F`, as in a normalised request path).
     var literalPath: String {
-        RoutePath.join(segments.map { segment in
-            if case .literal(let text) = segment { return RoutePath.encodeSeparators(text) }
-            return ""
-        })
+        RoutePath.join(
+            segments.map { segment in
+                if case .literal(let text) = segment { return RoutePath.encodeSeparators(text) }
+                return ""
+            })
     }
 
     var description: String {
-        RoutePath.join(segments.map { segment in
-            switch segment {
-            case .literal(let text): return text
-            case .single: return "*"
-            case .parameter(let name): return ":" + name
-            case .multi: return "**"
-            case .glob(let glob): return glob.description
-            }
-        })
+        RoutePath.join(
+            segments.map { segment in
+                switch segment {
+                case .literal(let text): return text
+                case .single: return "*"
+                case .parameter(let name): return ":" + name
+                case .multi: return "**"
+                case .glob(let glob): return glob.description
+                }
+            })
     }
 
     /// Parses a registered path.
@@ -75,7 +77,10 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
                 guard !name.isEmpty else {
                     throw PatternError("path \"\(path)\": a \":\" segment needs a parameter name, like \":id\"")
                 }
-                guard name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }) else {
+                guard
+                    name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+                    )
+                else {
                     throw PatternError("path \"\(path)\": parameter name \"\(name)\" may only hold letters, digits and _")
                 }
                 guard names.insert(name).inserted else {
@@ -83,7 +88,9 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
                 }
                 segments.append(.parameter(name))
             } else if raw.containsBytes(of: "**") {
-                throw PatternError("path \"\(path)\": \"\(raw)\" is not a pattern; ** stands alone as a whole segment (any number of segments), * inside a segment is one glob wildcard, and %2A is a literal *")
+                throw PatternError(
+                    "path \"\(path)\": \"\(raw)\" is not a pattern; ** stands alone as a whole segment (any number of segments), * inside a segment is one glob wildcard, and %2A is a literal *"
+                )
             } else if raw.containsBytes(of: "*") {
                 let pieces = raw.split(separator: "*", omittingEmptySubsequences: false).map { String($0).removingPercentEncodingIfValid }
                 segments.append(.glob(SegmentGlob(pieces: pieces)))
@@ -102,8 +109,10 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
     /// every split in order: at worst segments × pattern steps, whatever the number of `**`.
     func match(_ path: [String]) -> [String: String]? {
         var captures: [String: String] = [:]
-        var i = 0, j = 0
-        var star = -1, starEnd = 0
+        var i = 0
+        var j = 0
+        var star = -1
+        var starEnd = 0
         while j < path.count {
             if i < segments.count {
                 switch segments[i] {
@@ -113,15 +122,27 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
                     i += 1
                     continue
                 case .literal(let text):
-                    if path[j] == text { i += 1; j += 1; continue }
+                    if path[j] == text {
+                        i += 1
+                        j += 1
+                        continue
+                    }
                 case .single:
-                    i += 1; j += 1; continue
+                    i += 1
+                    j += 1
+                    continue
                 case .parameter(let name):
                     // Overwritten on every retry, so the successful pass writes the last value.
                     captures[name] = path[j]
-                    i += 1; j += 1; continue
+                    i += 1
+                    j += 1
+                    continue
                 case .glob(let glob):
-                    if glob.matches(path[j]) { i += 1; j += 1; continue }
+                    if glob.matches(path[j]) {
+                        i += 1
+                        j += 1
+                        continue
+                    }
                 }
             }
             guard star >= 0 else { return nil }

@@ -132,8 +132,10 @@ struct PathTrie: Sendable {
         collect(segments, from: 0, into: &found, visited: &visited, belowMulti: false)
     }
 
-    private func collect(_ segments: [String], from start: Int, into found: inout [Int],
-                         visited: inout Set<Visit>, belowMulti: Bool) {
+    private func collect(
+        _ segments: [String], from start: Int, into found: inout [Int],
+        visited: inout Set<Visit>, belowMulti: Bool
+    ) {
         if start < segments.count {
             let first = segments[start]
             literal[first]?.collect(segments, from: start + 1, into: &found, visited: &visited, belowMulti: belowMulti)

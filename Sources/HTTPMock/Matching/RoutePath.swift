@@ -90,7 +90,8 @@ enum RouteHost {
     static func normalize(_ host: String) -> String {
         // Hosts usually arrive lowercased ASCII names: return them without allocating.
         if !host.utf8.contains(where: { ($0 >= 65 && $0 <= 90) || $0 >= 128 || $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: ":") })
-            && host.utf8.last != UInt8(ascii: ".") {
+            && host.utf8.last != UInt8(ascii: ".")
+        {
             return host
         }
         if host.utf8.contains(UInt8(ascii: ":")) {

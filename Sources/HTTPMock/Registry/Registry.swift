@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -92,12 +93,15 @@ final class Registry: Sendable {
             scenarios[scenario] ?? ScenarioState.started
         }
 
-        mutating func appendJournal(_ request: MockRequest, isMatched: Bool, route: String?,
-                                    outcome: (statusCode: Int?, error: (any Error)?), date: Date) -> RecordedRequest {
+        mutating func appendJournal(
+            _ request: MockRequest, isMatched: Bool, route: String?,
+            outcome: (statusCode: Int?, error: (any Error)?), date: Date
+        ) -> RecordedRequest {
             nextJournalID += 1
-            let entry = RecordedRequest(request: request, isMatched: isMatched, route: route,
-                                        statusCode: outcome.statusCode, error: outcome.error, date: date,
-                                        nearMissReport: nil, id: nextJournalID)
+            let entry = RecordedRequest(
+                request: request, isMatched: isMatched, route: route,
+                statusCode: outcome.statusCode, error: outcome.error, date: date,
+                nearMissReport: nil, id: nextJournalID)
             journal.append(entry)
             return entry
         }
@@ -209,8 +213,10 @@ final class Registry: Sendable {
                     position = existing
                 } else {
                     position = state.routes.routes.count
-                    state.routes.append(Route(key: addition.key, specificity: addition.key.specificity,
-                                              order: state.nextOrder, location: addition.location))
+                    state.routes.append(
+                        Route(
+                            key: addition.key, specificity: addition.key.specificity,
+                            order: state.nextOrder, location: addition.location))
                     state.queues.append(ResponseQueue())
                     state.nextOrder += 1
                 }
@@ -249,24 +255,31 @@ final class Registry: Sendable {
                 // two concurrent requests cannot both see the state before a transition.
                 if let required = route.key.scenario, state.scenarioState(of: required.scenario) != required.state { continue }
                 guard let current = state.routes.positionsByOrder[route.order],
-                      let response = state.queues[current].pop(compacted: &compacted) else { continue }
+                    let response = state.queues[current].pop(compacted: &compacted)
+                else { continue }
                 if let transition = response.transition { state.scenarios[transition.scenario] = transition.state }
                 var served = request
                 served.pathParameters = parameters
                 let entry = state.appendJournal(served, isMatched: true, route: route.name, outcome: response.outcome, date: date)
-                return (Resolution(answer: .matched(route: route.name, response: response), request: served,
-                                   settings: state.settings, journalID: entry.id), [], [:])
+                return (
+                    Resolution(
+                        answer: .matched(route: route.name, response: response), request: served,
+                        settings: state.settings, journalID: entry.id), [], [:]
+                )
             }
             let policy = state.settings.value.unmockedPolicy
             var entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
-            if case .passthrough = policy.kind {} else {
+            if case .passthrough = policy.kind {
+            } else {
                 entry.countsAsMiss = true
                 state.journal[state.journal.count - 1] = entry
             }
             if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
             let queues = snapshot.routes.map { state.queueState(of: $0) }
-            return (Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id),
-                    queues, state.scenarios)
+            return (
+                Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id),
+                queues, state.scenarios
+            )
         }
         compacted = []
         var resolution = decided
@@ -295,12 +308,16 @@ final class Registry: Sendable {
         matching.reserveCapacity(positions.count)
         for position in positions {
             let route = snapshot.routes[position]
-            guard route.key.matchesConstraints(request, json: {
-                if let parsed { return parsed }
-                let value = request.body.flatMap(JSONValue.parse)
-                parsed = .some(value)
-                return value
-            }) else { continue }
+            guard
+                route.key.matchesConstraints(
+                    request,
+                    json: {
+                        if let parsed { return parsed }
+                        let value = request.body.flatMap(JSONValue.parse)
+                        parsed = .some(value)
+                        return value
+                    })
+            else { continue }
             let parameters: [String: String]
             if route.key.path.isLiteral {
                 parameters = [:]
@@ -323,7 +340,8 @@ final class Registry: Sendable {
         state.withLock { state in
             _ = state.appendJournal(request, isMatched: false, route: nil, outcome: (nil, error), date: date)
             state.journal[state.journal.count - 1].countsAsMiss = true
-            state.journal[state.journal.count - 1].nearMissReport = "\(request) was not served: \((error as? URLError)?.localizedDescription ?? "\(error)")"
+            state.journal[state.journal.count - 1].nearMissReport =
+                "\(request) was not served: \((error as? URLError)?.localizedDescription ?? "\(error)")"
         }
         waiters.journaled { journal }
     }
@@ -507,4 +525,3 @@ extension UnmockedPolicy {
         }
     }
 }
-

@@ -43,15 +43,18 @@ enum Registration {
         let hasErrors = problems.contains { $0.severity == .error }
         if !hasErrors {
             // One critical section for the whole batch: a concurrent request sees all or none.
-            let wasEternal = registry.register(keyed.map { key, definition in
-                Registry.Addition(key: key, responses: definition.responses.map { $0.prepared().bound(to: registry.store) },
-                              location: definition.location)
-            })
+            let wasEternal = registry.register(
+                keyed.map { key, definition in
+                    Registry.Addition(
+                        key: key, responses: definition.responses.map { $0.prepared().bound(to: registry.store) },
+                        location: definition.location)
+                })
             for ((key, definition), wasEternal) in zip(keyed, wasEternal) {
                 if wasEternal {
-                    problems.append(Problem(
-                        message: "\(key): responses added behind an .eternal response of an earlier registration are never served",
-                        location: definition.location, severity: .warning))
+                    problems.append(
+                        Problem(
+                            message: "\(key): responses added behind an .eternal response of an earlier registration are never served",
+                            location: definition.location, severity: .warning))
                 }
             }
         }
@@ -63,8 +66,10 @@ enum Registration {
 
     /// Validates every definition and registers them all, or throws (registering none) with
     /// every error in one message. Warnings are reported, not thrown.
-    static func registerOrThrow(_ definitions: [RouteDefinition], on registry: Registry, defaultDomain: String,
-                                code: HTTPMockError.Code = .mockTree, operation: String = "loadMocks") throws(HTTPMockError) {
+    static func registerOrThrow(
+        _ definitions: [RouteDefinition], on registry: Registry, defaultDomain: String,
+        code: HTTPMockError.Code = .mockTree, operation: String = "loadMocks"
+    ) throws(HTTPMockError) {
         var keyed: [(RouteKey, RouteDefinition)] = []
         var errors: [String] = []
         var warnings: [Problem] = []
@@ -83,10 +88,12 @@ enum Registration {
         guard errors.isEmpty else {
             throw HTTPMockError(code, "\(operation): nothing was registered:\n" + errors.joined(separator: "\n"))
         }
-        registry.register(keyed.map { key, definition in
-            Registry.Addition(key: key, responses: definition.responses.map { $0.prepared().bound(to: registry.store) },
-                              location: definition.location)
-        })
+        registry.register(
+            keyed.map { key, definition in
+                Registry.Addition(
+                    key: key, responses: definition.responses.map { $0.prepared().bound(to: registry.store) },
+                    location: definition.location)
+            })
         for warning in warnings {
             Reporter.warn(warning.message, at: warning.location)
         }
@@ -179,7 +186,9 @@ enum Registration {
                 fail("\(position): \(problem)")
             }
             if let transition = response.transition, transition.scenario.isEmpty || transition.state.isEmpty {
-                fail("\(position): transitioning(\"\(transition.scenario)\", to: \"\(transition.state)\") needs a non-empty scenario name and state")
+                fail(
+                    "\(position): transitioning(\"\(transition.scenario)\", to: \"\(transition.state)\") needs a non-empty scenario name and state"
+                )
             }
             if response.lifetime == .eternal, index < definition.responses.count - 1 {
                 warning("\(position) is .eternal, so the \(definition.responses.count - 1 - index) response(s) after it are never served")

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -96,17 +97,23 @@ extension UnmockedPolicy {
         case .mock(let response):
             return response
         case .fail(let code):
-            return .failure(URLError(code, userInfo: [
-                NSLocalizedDescriptionKey: report,
-                Self.nearMissReportKey: report,
-                NSURLErrorFailingURLErrorKey: request.url,
-            ]))
+            return .failure(
+                URLError(
+                    code,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: report,
+                        Self.nearMissReportKey: report,
+                        NSURLErrorFailingURLErrorKey: request.url,
+                    ]))
         case .failTest:
-            return .failure(URLError(.resourceUnavailable, userInfo: [
-                NSLocalizedDescriptionKey: report + "\n(unmockedPolicy is .failTest)",
-                Self.nearMissReportKey: report,
-                NSURLErrorFailingURLErrorKey: request.url,
-            ]))
+            return .failure(
+                URLError(
+                    .resourceUnavailable,
+                    userInfo: [
+                        NSLocalizedDescriptionKey: report + "\n(unmockedPolicy is .failTest)",
+                        Self.nearMissReportKey: report,
+                        NSURLErrorFailingURLErrorKey: request.url,
+                    ]))
         case .passthrough:
             return .passthrough()
         }

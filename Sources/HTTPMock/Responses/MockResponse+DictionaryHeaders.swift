@@ -15,8 +15,9 @@ extension MockResponse {
         encoder: JSONEncoder = .httpMockDefault(), lifetime: Lifetime = .single, delivery: Delivery = .instant,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
-        encodable(value, status: status, headers: HTTPHeaders(headers ?? [:]), encoder: encoder, lifetime: lifetime,
-                  delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
+        encodable(
+            value, status: status, headers: HTTPHeaders(headers ?? [:]), encoder: encoder, lifetime: lifetime,
+            delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `dictionary(_:status:headers:lifetime:delivery:fileID:filePath:line:column:)` with
@@ -27,8 +28,9 @@ extension MockResponse {
         lifetime: Lifetime = .single, delivery: Delivery = .instant,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
-        self.dictionary(dictionary, status: status, headers: HTTPHeaders(headers ?? [:]), lifetime: lifetime,
-                        delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
+        self.dictionary(
+            dictionary, status: status, headers: HTTPHeaders(headers ?? [:]), lifetime: lifetime,
+            delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `json(_:status:headers:lifetime:delivery:)` with headers from a dictionary.
@@ -55,8 +57,9 @@ extension MockResponse {
         _ data: Data, contentType: String? = nil, status: HTTPStatus = .ok, headers: [String: String]?,
         lifetime: Lifetime = .single, delivery: Delivery = .instant
     ) -> MockResponse {
-        self.data(data, contentType: contentType, status: status, headers: HTTPHeaders(headers ?? [:]),
-                  lifetime: lifetime, delivery: delivery)
+        self.data(
+            data, contentType: contentType, status: status, headers: HTTPHeaders(headers ?? [:]),
+            lifetime: lifetime, delivery: delivery)
     }
 
     /// `empty(status:headers:lifetime:delivery:)` with headers from a dictionary.
@@ -76,8 +79,9 @@ extension MockResponse {
         lifetime: Lifetime = .single, delivery: Delivery = .instant,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
-        file(url: url, status: status, headers: HTTPHeaders(headers ?? [:]), lifetime: lifetime, delivery: delivery,
-             fileID: fileID, filePath: filePath, line: line, column: column)
+        file(
+            url: url, status: status, headers: HTTPHeaders(headers ?? [:]), lifetime: lifetime, delivery: delivery,
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `file(named:extension:in:status:headers:lifetime:delivery:fileID:filePath:line:column:)`
@@ -89,8 +93,9 @@ extension MockResponse {
         lifetime: Lifetime = .single, delivery: Delivery = .instant,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
-        file(named: name, extension: fileExtension, in: bundle, status: status, headers: HTTPHeaders(headers ?? [:]),
-             lifetime: lifetime, delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
+        file(
+            named: name, extension: fileExtension, in: bundle, status: status, headers: HTTPHeaders(headers ?? [:]),
+            lifetime: lifetime, delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// `redirect(to:status:headers:lifetime:delivery:)` with headers from a dictionary.

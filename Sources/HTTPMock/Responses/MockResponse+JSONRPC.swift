@@ -87,8 +87,9 @@ extension MockResponse {
         lifetime: Lifetime = .single,
         delivery: Delivery = .instant
     ) -> MockResponse {
-        jsonRPCAnswer(member: "error", value: ["code": .integer(code), "message": .string(message)],
-                      lifetime: lifetime, delivery: delivery)
+        jsonRPCAnswer(
+            member: "error", value: ["code": .integer(code), "message": .string(message)],
+            lifetime: lifetime, delivery: delivery)
     }
 
     /// An answer that copies the request's `id` when the request arrives.
@@ -98,8 +99,9 @@ extension MockResponse {
         .dynamic(lifetime: lifetime, delivery: delivery) { request in
             let id = request.body.flatMap(JSONValue.parse)?["id"] ?? .null
             let envelope: JSONValue = .object(["jsonrpc": "2.0", "id": id, member: value])
-            return .http(status: .ok, headers: HTTPHeaders(), body: .data(envelope.data),
-                         defaultContentType: "application/json", lifetime: .single, delivery: .instant)
+            return .http(
+                status: .ok, headers: HTTPHeaders(), body: .data(envelope.data),
+                defaultContentType: "application/json", lifetime: .single, delivery: .instant)
         }
     }
 }

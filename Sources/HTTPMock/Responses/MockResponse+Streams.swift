@@ -50,17 +50,20 @@ extension MockResponse {
     ) -> MockResponse {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         guard interval >= 0, interval.isFinite else {
-            return .invalid("MockResponse.eventStream: interval is \(interval); it must be a finite number of seconds ≥ 0",
-                            lifetime: lifetime, delivery: delivery, location: location)
+            return .invalid(
+                "MockResponse.eventStream: interval is \(interval); it must be a finite number of seconds ≥ 0",
+                lifetime: lifetime, delivery: delivery, location: location)
         }
         for (index, event) in events.enumerated() {
             if let problem = event.problem {
-                return .invalid("MockResponse.eventStream: event \(index) cannot be framed: \(problem)",
-                                lifetime: lifetime, delivery: delivery, location: location)
+                return .invalid(
+                    "MockResponse.eventStream: event \(index) cannot be framed: \(problem)",
+                    lifetime: lifetime, delivery: delivery, location: location)
             }
         }
-        return .http(status: status, headers: eventStreamHeaders(headers), body: .events(EventSource(.fixed(events, interval: interval))),
-                     defaultContentType: "text/event-stream", lifetime: lifetime, delivery: delivery)
+        return .http(
+            status: status, headers: eventStreamHeaders(headers), body: .events(EventSource(.fixed(events, interval: interval))),
+            defaultContentType: "text/event-stream", lifetime: lifetime, delivery: delivery)
     }
 
     /// A `text/event-stream` response whose events come from an `AsyncSequence` made per
@@ -103,8 +106,9 @@ extension MockResponse {
                 guard await sink.send(event) else { return }
             }
         }
-        return .http(status: status, headers: eventStreamHeaders(headers), body: .events(EventSource(.sequence(EventSequenceHandler(run: run)))),
-                     defaultContentType: "text/event-stream", lifetime: lifetime, delivery: delivery)
+        return .http(
+            status: status, headers: eventStreamHeaders(headers), body: .events(EventSource(.sequence(EventSequenceHandler(run: run)))),
+            defaultContentType: "text/event-stream", lifetime: lifetime, delivery: delivery)
     }
 
     private static func eventStreamHeaders(_ headers: HTTPHeaders) -> HTTPHeaders {
@@ -238,13 +242,15 @@ extension MockResponse {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
         if case .connectionLost(let bytes) = fault.kind, bytes < 0 {
-            return .invalid("MockResponse.fault(.connectionLost(afterBytes: \(bytes))): afterBytes must be ≥ 0",
-                            lifetime: lifetime, delivery: delivery,
-                            location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return .invalid(
+                "MockResponse.fault(.connectionLost(afterBytes: \(bytes))): afterBytes must be ≥ 0",
+                lifetime: lifetime, delivery: delivery,
+                location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
         let afterBytes: Int = if case .connectionLost(let bytes) = fault.kind { bytes } else { 0 }
-        let http = HTTPPayload(status: status, headers: headers, body: .data(body ?? Data(repeating: UInt8(ascii: "x"), count: afterBytes + 1)),
-                               defaultContentType: nil, preparedHeaderFields: nil)
+        let http = HTTPPayload(
+            status: status, headers: headers, body: .data(body ?? Data(repeating: UInt8(ascii: "x"), count: afterBytes + 1)),
+            defaultContentType: nil, preparedHeaderFields: nil)
         return MockResponse(payload: .fault(fault, head: http), lifetime: lifetime, delivery: delivery)
     }
 }

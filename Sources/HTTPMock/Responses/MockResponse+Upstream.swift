@@ -23,8 +23,9 @@ extension MockResponse {
         jsonEncoder: JSONEncoder,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
-        encodable(value, status: status, headers: HTTPHeaders(headers), encoder: jsonEncoder, lifetime: lifetime,
-                  delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
+        encodable(
+            value, status: status, headers: HTTPHeaders(headers), encoder: jsonEncoder, lifetime: lifetime,
+            delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// bstien/HTTPMock's `.file(url:contentType:)`: the `Content-Type` unless `headers` sets one.
@@ -38,9 +39,11 @@ extension MockResponse {
         contentType: String?,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
-        file(url: url, status: status, headers: headers, lifetime: lifetime, delivery: delivery,
-             fileID: fileID, filePath: filePath, line: line, column: column)
-            .withDefaultContentType(contentType)
+        file(
+            url: url, status: status, headers: headers, lifetime: lifetime, delivery: delivery,
+            fileID: fileID, filePath: filePath, line: line, column: column
+        )
+        .withDefaultContentType(contentType)
     }
 
     /// bstien/HTTPMock's `.file(named:extension:)`, which looks in `Bundle.main`.
@@ -55,9 +58,11 @@ extension MockResponse {
         contentType: String? = nil,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> MockResponse {
-        file(named: name, extension: fileExtension, in: .main, status: status, headers: headers,
-             lifetime: lifetime, delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column)
-            .withDefaultContentType(contentType)
+        file(
+            named: name, extension: fileExtension, in: .main, status: status, headers: headers,
+            lifetime: lifetime, delivery: delivery, fileID: fileID, filePath: filePath, line: line, column: column
+        )
+        .withDefaultContentType(contentType)
     }
 
     /// `self` with `contentType` as the type sent when no header sets one.
@@ -81,6 +86,9 @@ extension HTTPStatus {
 
 extension JSONEncoder {
     /// bstien/HTTPMock's default encoder: `Date` as ISO 8601.
-    @available(*, deprecated, message: "MockResponse.encodable already encodes Date as ISO 8601 by default; omit encoder:, or pass a JSONEncoder() you configure")
+    @available(
+        *, deprecated,
+        message: "MockResponse.encodable already encodes Date as ISO 8601 by default; omit encoder:, or pass a JSONEncoder() you configure"
+    )
     public static var mockDefault: JSONEncoder { .httpMockDefault() }
 }

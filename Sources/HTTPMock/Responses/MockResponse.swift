@@ -110,7 +110,9 @@ public struct MockResponse: Sendable {
         lifetime: Lifetime, delivery: Delivery
     ) -> MockResponse {
         MockResponse(
-            payload: .http(HTTPPayload(status: status, headers: headers, body: body, defaultContentType: defaultContentType, preparedHeaderFields: nil)),
+            payload: .http(
+                HTTPPayload(status: status, headers: headers, body: body, defaultContentType: defaultContentType, preparedHeaderFields: nil)
+            ),
             lifetime: lifetime, delivery: delivery)
     }
 
@@ -178,8 +180,9 @@ extension MockResponse {
     ) -> MockResponse {
         do {
             let data = try encoder.encode(value)
-            return .http(status: status, headers: headers, body: .data(data),
-                         defaultContentType: "application/json", lifetime: lifetime, delivery: delivery)
+            return .http(
+                status: status, headers: headers, body: .data(data),
+                defaultContentType: "application/json", lifetime: lifetime, delivery: delivery)
         } catch {
             return .invalid(
                 "MockResponse.encodable could not encode a value of type \(Value.self): \(error)",
@@ -210,11 +213,13 @@ extension MockResponse {
         }
         do {
             let data = try JSONSerialization.data(withJSONObject: dictionary, options: [.sortedKeys])
-            return .http(status: status, headers: headers, body: .data(data),
-                         defaultContentType: "application/json", lifetime: lifetime, delivery: delivery)
+            return .http(
+                status: status, headers: headers, body: .data(data),
+                defaultContentType: "application/json", lifetime: lifetime, delivery: delivery)
         } catch {
-            return .invalid("MockResponse.dictionary could not serialize \(dictionary): \(error)",
-                            lifetime: lifetime, delivery: delivery, location: location)
+            return .invalid(
+                "MockResponse.dictionary could not serialize \(dictionary): \(error)",
+                lifetime: lifetime, delivery: delivery, location: location)
         }
     }
 
@@ -231,8 +236,9 @@ extension MockResponse {
         lifetime: Lifetime = .single,
         delivery: Delivery = .instant
     ) -> MockResponse {
-        .http(status: status, headers: headers, body: .data(Data(text.utf8)),
-              defaultContentType: "application/json", lifetime: lifetime, delivery: delivery)
+        .http(
+            status: status, headers: headers, body: .data(Data(text.utf8)),
+            defaultContentType: "application/json", lifetime: lifetime, delivery: delivery)
     }
 
     /// A UTF-8 text body; `Content-Type: text/plain; charset=utf-8`.
@@ -247,8 +253,9 @@ extension MockResponse {
         lifetime: Lifetime = .single,
         delivery: Delivery = .instant
     ) -> MockResponse {
-        .http(status: status, headers: headers, body: .data(Data(text.utf8)),
-              defaultContentType: "text/plain; charset=utf-8", lifetime: lifetime, delivery: delivery)
+        .http(
+            status: status, headers: headers, body: .data(Data(text.utf8)),
+            defaultContentType: "text/plain; charset=utf-8", lifetime: lifetime, delivery: delivery)
     }
 
     /// Raw bytes. `contentType` (default `application/octet-stream`) is used unless `headers`
@@ -265,8 +272,9 @@ extension MockResponse {
         lifetime: Lifetime = .single,
         delivery: Delivery = .instant
     ) -> MockResponse {
-        .http(status: status, headers: headers, body: .data(data),
-              defaultContentType: contentType ?? "application/octet-stream", lifetime: lifetime, delivery: delivery)
+        .http(
+            status: status, headers: headers, body: .data(data),
+            defaultContentType: contentType ?? "application/octet-stream", lifetime: lifetime, delivery: delivery)
     }
 
     /// No body; `200 OK` unless `status` says otherwise (as in bstien/HTTPMock).
@@ -282,8 +290,9 @@ extension MockResponse {
         lifetime: Lifetime = .single,
         delivery: Delivery = .instant
     ) -> MockResponse {
-        .http(status: status, headers: headers, body: .none, defaultContentType: nil,
-              lifetime: lifetime, delivery: delivery)
+        .http(
+            status: status, headers: headers, body: .none, defaultContentType: nil,
+            lifetime: lifetime, delivery: delivery)
     }
 
     /// The contents of a file, streamed from disk when the request is served (never read
@@ -307,20 +316,24 @@ extension MockResponse {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         var isDirectory: ObjCBool = false
         guard url.isFileURL, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            return .invalid("MockResponse.file: no file at \(url.isFileURL ? url.path : url.absoluteString)",
-                            lifetime: lifetime, delivery: delivery, location: location)
+            return .invalid(
+                "MockResponse.file: no file at \(url.isFileURL ? url.path : url.absoluteString)",
+                lifetime: lifetime, delivery: delivery, location: location)
         }
         guard !isDirectory.boolValue else {
-            return .invalid("MockResponse.file: \(url.path) is a directory, not a file",
-                            lifetime: lifetime, delivery: delivery, location: location)
+            return .invalid(
+                "MockResponse.file: \(url.path) is a directory, not a file",
+                lifetime: lifetime, delivery: delivery, location: location)
         }
         guard FileManager.default.isReadableFile(atPath: url.path) else {
-            return .invalid("MockResponse.file: \(url.path) is not readable",
-                            lifetime: lifetime, delivery: delivery, location: location)
+            return .invalid(
+                "MockResponse.file: \(url.path) is not readable",
+                lifetime: lifetime, delivery: delivery, location: location)
         }
-        return .http(status: status, headers: headers, body: .file(url),
-                     defaultContentType: ContentType.forPathExtension(url.pathExtension),
-                     lifetime: lifetime, delivery: delivery)
+        return .http(
+            status: status, headers: headers, body: .file(url),
+            defaultContentType: ContentType.forPathExtension(url.pathExtension),
+            lifetime: lifetime, delivery: delivery)
     }
 
     /// A file from a bundle, typically a SwiftPM resource: `.file(named: "user", extension: "json", in: .module)`.
@@ -339,12 +352,14 @@ extension MockResponse {
     ) -> MockResponse {
         guard let url = bundle.url(forResource: name, withExtension: fileExtension) else {
             let fullName = fileExtension.map { "\(name).\($0)" } ?? name
-            return .invalid("MockResponse.file: no resource \(fullName) in bundle \(bundle.bundlePath)",
-                            lifetime: lifetime, delivery: delivery,
-                            location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+            return .invalid(
+                "MockResponse.file: no resource \(fullName) in bundle \(bundle.bundlePath)",
+                lifetime: lifetime, delivery: delivery,
+                location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
-        return .file(url: url, status: status, headers: headers, lifetime: lifetime, delivery: delivery,
-                     fileID: fileID, filePath: filePath, line: line, column: column)
+        return .file(
+            url: url, status: status, headers: headers, lifetime: lifetime, delivery: delivery,
+            fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
     /// A transport failure: the request fails with `error` instead of receiving a response.

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -207,9 +208,11 @@ private struct ServedRun: Sendable {
                 fields["Content-Length"] = nil
                 if outcomePending { registry.recordOutcome(journalID: journalID, statusCode: http.status.code, error: nil) }
                 record(statusCode: http.status.code, headers: fields, body: http.body)
-                return .events(WireResponse(statusCode: http.status.code, headers: fields.map { ($0.name, $0.value) },
-                                            body: ServedBody(.none, size: 0), sendsBody: true, bytesPerSecond: nil),
-                               source, request: request)
+                return .events(
+                    WireResponse(
+                        statusCode: http.status.code, headers: fields.map { ($0.name, $0.value) },
+                        body: ServedBody(.none, size: 0), sendsBody: true, bytesPerSecond: nil),
+                    source, request: request)
             }
             return respond(status: http.status, headers: headers, body: http.body, to: request, rate: rate, outcomePending: outcomePending)
         case .fault(let fault, let head):
@@ -220,8 +223,11 @@ private struct ServedRun: Sendable {
                 return .garbage
             case .connectionLost(let afterBytes):
                 let headers = head.preparedHeaderFields.map { HTTPHeaders($0) } ?? head.effectiveHeaders
-                guard case .respond(let response) = respond(status: head.status, headers: headers, body: head.body, to: request,
-                                                            rate: rate, outcomePending: outcomePending) else {
+                guard
+                    case .respond(let response) = respond(
+                        status: head.status, headers: headers, body: head.body, to: request,
+                        rate: rate, outcomePending: outcomePending)
+                else {
                     return .close(reason: "\(fault)")
                 }
                 return .cut(response, afterBytes: afterBytes)
@@ -246,12 +252,16 @@ private struct ServedRun: Sendable {
 
     /// Keeps what the client is sent in the journal, for `exportHAR`.
     private func record(statusCode: Int, headers: HTTPHeaders, body: MockResponse.Body) {
-        registry.recordServed(journalID: journalID, ServedResponse(
-            statusCode: statusCode, headerFields: headers.dictionary, body: body, date: Date()))
+        registry.recordServed(
+            journalID: journalID,
+            ServedResponse(
+                statusCode: statusCode, headerFields: headers.dictionary, body: body, date: Date()))
     }
 
-    private func respond(status: HTTPStatus, headers: HTTPHeaders, body: MockResponse.Body, to request: MockRequest,
-                         rate: Int?, outcomePending: Bool) -> ServedAnswer {
+    private func respond(
+        status: HTTPStatus, headers: HTTPHeaders, body: MockResponse.Body, to request: MockRequest,
+        rate: Int?, outcomePending: Bool
+    ) -> ServedAnswer {
         let source: BodySource
         do {
             source = try BodySource(body)
@@ -264,9 +274,10 @@ private struct ServedRun: Sendable {
         }
         if outcomePending { registry.recordOutcome(journalID: journalID, statusCode: status.code, error: nil) }
         record(statusCode: status.code, headers: fields, body: body)
-        return .respond(WireResponse(
-            statusCode: status.code, headers: fields.map { ($0.name, $0.value) }, body: ServedBody(body, size: source.size),
-            sendsBody: !status.forbidsBody && request.method != .head && source.size > 0, bytesPerSecond: rate))
+        return .respond(
+            WireResponse(
+                statusCode: status.code, headers: fields.map { ($0.name, $0.value) }, body: ServedBody(body, size: source.size),
+                sendsBody: !status.forbidsBody && request.method != .head && source.size > 0, bytesPerSecond: rate))
     }
 
     private func fail(_ error: any Error) -> ServedAnswer {
@@ -287,9 +298,14 @@ private struct ServedRun: Sendable {
         }
         let deadline = Task {
             guard timeout > 0, (try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))) != nil else { return }
-            race.finish(.failure(URLError(.timedOut, userInfo: [
-                NSLocalizedDescriptionKey: "The dynamic response for \(request) did not answer within \(timeout) s (HTTPMock's timeout).",
-            ])))
+            race.finish(
+                .failure(
+                    URLError(
+                        .timedOut,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "The dynamic response for \(request) did not answer within \(timeout) s (HTTPMock's timeout)."
+                        ])))
         }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { race.wait($0) }
@@ -330,7 +346,8 @@ private struct ServedRun: Sendable {
         headers["Content-Encoding"] = nil
         headers["Transfer-Encoding"] = nil
         headers["Content-Length"] = nil
-        return respond(status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.0 ?? Data()), to: request,
-                       rate: rate, outcomePending: true)
+        return respond(
+            status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.0 ?? Data()), to: request,
+            rate: rate, outcomePending: true)
     }
 }

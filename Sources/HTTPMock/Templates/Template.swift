@@ -138,9 +138,15 @@ private struct Parser {
 
     /// 1-based line and column of `index`.
     func position(of index: Int) -> (line: Int, column: Int) {
-        var line = 1, column = 1
+        var line = 1
+        var column = 1
         for character in characters[..<index] {
-            if character.isNewline { line += 1; column = 1 } else { column += 1 }
+            if character.isNewline {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
         }
         return (line, column)
     }
@@ -263,7 +269,10 @@ private struct Parser {
                         throw .init(message: "\(tag.line):\(tag.column): {{/\(name.text)}} closes no open section")
                     }
                     guard section.name.text == name.text else {
-                        throw .init(message: "\(tag.line):\(tag.column): {{/\(name.text)}} closes {{\(section.inverted ? "^" : "#")\(section.name.text)}} opened at \(section.tag.line):\(section.tag.column)")
+                        throw .init(
+                            message:
+                                "\(tag.line):\(tag.column): {{/\(name.text)}} closes {{\(section.inverted ? "^" : "#")\(section.name.text)}} opened at \(section.tag.line):\(section.tag.column)"
+                        )
                     }
                     append(.section(section.name, inverted: section.inverted, section.nodes))
                 default:
@@ -272,7 +281,10 @@ private struct Parser {
             }
         }
         if let unclosed = open.last {
-            throw .init(message: "\(unclosed.tag.line):\(unclosed.tag.column): {{\(unclosed.inverted ? "^" : "#")\(unclosed.name.text)}} is never closed with {{/\(unclosed.name.text)}}")
+            throw .init(
+                message:
+                    "\(unclosed.tag.line):\(unclosed.tag.column): {{\(unclosed.inverted ? "^" : "#")\(unclosed.name.text)}} is never closed with {{/\(unclosed.name.text)}}"
+            )
         }
         return root
     }

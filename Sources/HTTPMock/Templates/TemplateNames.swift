@@ -98,19 +98,22 @@ extension MockResponse {
             return .invalid("MockResponse.template: \(error.message)", lifetime: lifetime, delivery: delivery, location: location)
         }
         guard status.isValid else {
-            return .invalid("MockResponse.template: status \(status.code) is not an HTTP status (100...599)",
-                            lifetime: lifetime, delivery: delivery, location: location)
+            return .invalid(
+                "MockResponse.template: status \(status.code) is not an HTTP status (100...599)",
+                lifetime: lifetime, delivery: delivery, location: location)
         }
         let contentType = contentType ?? "text/plain; charset=utf-8"
         var declaredHeaders = headers
         if !declaredHeaders.contains("Content-Type") { declaredHeaders["Content-Type"] = contentType }
         let declared = (status: status, headers: declaredHeaders)
         let handler: @Sendable (MockStore) -> DynamicHandler = { store in
-            DynamicHandler(handler: { request in
-                let body = parsed.render(TemplateNames.context(for: request, store: store))
-                return .http(status: status, headers: headers, body: .data(Data(body.utf8)),
-                             defaultContentType: contentType, lifetime: .single, delivery: .instant)
-            }, declared: declared)
+            DynamicHandler(
+                handler: { request in
+                    let body = parsed.render(TemplateNames.context(for: request, store: store))
+                    return .http(
+                        status: status, headers: headers, body: .data(Data(body.utf8)),
+                        defaultContentType: contentType, lifetime: .single, delivery: .instant)
+                }, declared: declared)
         }
         // Until it is registered the template reads an empty store; registering binds it to
         // the instance's store.

@@ -33,8 +33,10 @@ struct BodySource {
             // A FIFO, socket or device has no size and may block a reader for ever (on the work
             // queue every session shares): refuse it with a precise error.
             guard type == .typeRegular else {
-                throw HTTPMockError(.fixtureUnreadable,
-                    "HTTPMock serves only regular files as a response body; \(url.path) is \(Self.describe(type)). Read it into a .data body yourself if you mean it.")
+                throw HTTPMockError(
+                    .fixtureUnreadable,
+                    "HTTPMock serves only regular files as a response body; \(url.path) is \(Self.describe(type)). Read it into a .data body yourself if you mean it."
+                )
             }
             let statSize = (attributes[.size] as? NSNumber)?.intValue ?? 0
             if statSize == 0 {

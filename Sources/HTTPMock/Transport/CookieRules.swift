@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -45,7 +46,8 @@ enum CookieRules {
             // §5.3 step 3: Max-Age wins over Expires; <= 0 means already expired.
             var expires = cookie.expiresDate
             if let maxAge = (properties[.maximumAge] as? String).flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
-                ?? (properties[.maximumAge] as? Int) {
+                ?? (properties[.maximumAge] as? Int)
+            {
                 expires = maxAge <= 0 ? Date.distantPast : now.addingTimeInterval(TimeInterval(maxAge))
                 properties[.maximumAge] = nil
                 properties[.expires] = expires
@@ -98,8 +100,10 @@ enum CookieRules {
     static func store(setCookie: String, for url: URL, in storage: HTTPCookieStorage) {
         let changes = changes(setCookie: setCookie, for: url)
         for expired in changes.delete {
-            for existing in storage.cookies ?? [] where existing.name == expired.name
-                && existing.domain.lowercased() == expired.domain.lowercased() && existing.path == expired.path {
+            for existing in storage.cookies ?? []
+            where existing.name == expired.name
+                && existing.domain.lowercased() == expired.domain.lowercased() && existing.path == expired.path
+            {
                 storage.deleteCookie(existing)
             }
         }

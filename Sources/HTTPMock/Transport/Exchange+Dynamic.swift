@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,7 +11,11 @@ extension Exchange {
 
     func runDynamic(_ handler: DynamicHandler, for request: MockRequest, hop: Int, delivery: Delivery) {
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to run a dynamic response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
+            fail(
+                HTTPMockError(
+                    .unsupportedTask,
+                    "HTTPMock could not reach the task's work queue to run a dynamic response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"
+                ))
             return
         }
         state.withLock { $0.outcomePending = true }

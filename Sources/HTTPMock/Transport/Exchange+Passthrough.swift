@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,7 +11,11 @@ extension Exchange {
 
     func runPassthrough(_ request: MockRequest) {
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to pass the request through; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
+            fail(
+                HTTPMockError(
+                    .unsupportedTask,
+                    "HTTPMock could not reach the task's work queue to pass the request through; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"
+                ))
             return
         }
         state.withLock { $0.outcomePending = true }
@@ -60,7 +65,8 @@ extension Exchange {
             status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.data ?? Data()), defaultContentType: nil,
             preparedHeaderFields: nil)
         // The network may have followed redirects: the client sees the final URL, as without HTTPMock.
-        let answered = real.url.map { MockRequest(method: request.method, url: $0, headers: request.headers, body: request.body) } ?? request
+        let answered =
+            real.url.map { MockRequest(method: request.method, url: $0, headers: request.headers, body: request.body) } ?? request
         storeCookies(from: headers, for: answered.url)
         deliver(http, headers: headers, to: answered, delivery: .instant)
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,10 +11,13 @@ extension Exchange {
 
     /// Asks the task's (or session's) delegate whether to follow, as URLSession would; without
     /// a delegate the redirect is followed.
-    func askDelegateToRedirect(response: HTTPURLResponse?, to next: MockRequest,
-                                       _ decide: @escaping @Sendable (Exchange, MockRequest?) -> Void) {
+    func askDelegateToRedirect(
+        response: HTTPURLResponse?, to next: MockRequest,
+        _ decide: @escaping @Sendable (Exchange, MockRequest?) -> Void
+    ) {
         guard let response, let task, let session, let workQueue,
-              let delegate = (task.delegate ?? session.delegate) as? URLSessionTaskDelegate else {
+            let delegate = (task.delegate ?? session.delegate) as? URLSessionTaskDelegate
+        else {
             decide(self, next)
             return
         }
@@ -26,8 +30,9 @@ extension Exchange {
         session.delegateQueue.addOperation {
             delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: proposal.value) { approved in
                 let approvedRequest = approved.map { request in
-                    MockRequest(method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url ?? next.url,
-                                headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]), body: request.httpBody)
+                    MockRequest(
+                        method: HTTPMethod(request.httpMethod ?? "GET"), url: request.url ?? next.url,
+                        headers: HTTPHeaders(request.allHTTPHeaderFields ?? [:]), body: request.httpBody)
                 }
                 workQueue.async {
                     guard !self.isClosed else { return }
@@ -43,8 +48,9 @@ extension Exchange {
     /// do for a custom protocol, by the rules of RFC 6265 (``CookieRules``).
     func storeCookies(from headers: HTTPHeaders, for url: URL) {
         guard let setCookie = headers["Set-Cookie"], let configuration = session?.configuration,
-              configuration.httpShouldSetCookies, let storage = configuration.httpCookieStorage,
-              storage.cookieAcceptPolicy != .never else { return }
+            configuration.httpShouldSetCookies, let storage = configuration.httpCookieStorage,
+            storage.cookieAcceptPolicy != .never
+        else { return }
         CookieRules.store(setCookie: setCookie, for: url, in: storage)
     }
 
@@ -52,7 +58,8 @@ extension Exchange {
     /// happen inside HTTPMock, so FoundationNetworking does not add it.
     func withCookies(_ request: MockRequest) -> MockRequest {
         guard let configuration = session?.configuration, configuration.httpShouldSetCookies,
-              let stored = configuration.httpCookieStorage?.cookies(for: request.url) else { return request }
+            let stored = configuration.httpCookieStorage?.cookies(for: request.url)
+        else { return request }
         // The storage's `cookies(for:)` ignores `Path`, `Secure` and expiry.
         let cookies = stored.filter { CookieRules.sends($0, to: request.url) }
         var headers = request.headers

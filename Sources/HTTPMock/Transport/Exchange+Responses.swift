@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,16 +16,22 @@ extension Exchange {
         storeCookies(from: headers, for: request.url)
 
         if Redirects.isRedirect(http.status), settings.followsRedirects,
-           let location = headers["Location"], let next = Redirects.request(following: location, status: http.status, from: request) {
+            let location = headers["Location"], let next = Redirects.request(following: location, status: http.status, from: request)
+        {
             guard hop < Self.maximumRedirects else {
-                fail(URLError(.httpTooManyRedirects, userInfo: [
-                    NSLocalizedDescriptionKey: "HTTPMock followed \(Self.maximumRedirects) redirects from \(request.url.absoluteString) and stopped",
-                    NSURLErrorFailingURLErrorKey: request.url,
-                ]))
+                fail(
+                    URLError(
+                        .httpTooManyRedirects,
+                        userInfo: [
+                            NSLocalizedDescriptionKey:
+                                "HTTPMock followed \(Self.maximumRedirects) redirects from \(request.url.absoluteString) and stopped",
+                            NSURLErrorFailingURLErrorKey: request.url,
+                        ]))
                 return
             }
             recordServed(ServedResponse(statusCode: http.status.code, headerFields: headers.dictionary, body: .none, date: Date()))
-            let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
+            let response = HTTPURLResponse(
+                url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
             askDelegateToRedirect(response: response, to: withCookies(next)) { exchange, approved in
                 if let approved {
                     exchange.resolveAndServe(approved, hop: hop + 1)
@@ -60,12 +67,16 @@ extension Exchange {
             }
             headerFields = headers.dictionary
         }
-        guard let response = HTTPURLResponse(url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headerFields) else {
+        guard
+            let response = HTTPURLResponse(
+                url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headerFields)
+        else {
             fail(URLError(.badServerResponse))
             return
         }
-        recordServed(ServedResponse(
-            statusCode: http.status.code, headerFields: headerFields, body: sendsBody ? http.body : .none, date: Date()))
+        recordServed(
+            ServedResponse(
+                statusCode: http.status.code, headerFields: headerFields, body: sendsBody ? http.body : .none, date: Date()))
         guard sendsBody, body.size > 0 else {
             send { client, urlProtocol in
                 client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
@@ -85,7 +96,11 @@ extension Exchange {
                 return
             }
             guard let workQueue, let delegateQueue = session?.delegateQueue else {
-                fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream its body; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
+                fail(
+                    HTTPMockError(
+                        .unsupportedTask,
+                        "HTTPMock could not reach the task's work queue to stream its body; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"
+                    ))
                 return
             }
             let stream = ChunkStream(

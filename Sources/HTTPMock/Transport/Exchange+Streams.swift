@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,9 +12,14 @@ extension Exchange {
     /// Sends the response head, then each event when its time comes: to a delegate-driven task
     /// in its own `didLoad`, to any other task all together at the end (it keeps only the last
     /// `didLoad`). Each event restarts the request timeout, as bytes from a server would.
-    func streamEvents(_ source: MockResponse.EventSource, status: HTTPStatus, headers: HTTPHeaders,
-                              to request: MockRequest, sendsBody: Bool) {
-        guard let response = HTTPURLResponse(url: request.url, statusCode: status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary) else {
+    func streamEvents(
+        _ source: MockResponse.EventSource, status: HTTPStatus, headers: HTTPHeaders,
+        to request: MockRequest, sendsBody: Bool
+    ) {
+        guard
+            let response = HTTPURLResponse(
+                url: request.url, statusCode: status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
+        else {
             fail(URLError(.badServerResponse))
             return
         }
@@ -27,7 +33,10 @@ extension Exchange {
             return
         }
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to stream events; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
+            fail(
+                HTTPMockError(
+                    .unsupportedTask,
+                    "HTTPMock could not reach the task's work queue to stream events; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
             return
         }
         let incremental = reportsToDelegate
@@ -55,8 +64,10 @@ extension Exchange {
         }
     }
 
-    private func runEventSequence(_ handler: MockResponse.EventSequenceHandler, for request: MockRequest,
-                                  incremental: Bool, on workQueue: DispatchQueue) {
+    private func runEventSequence(
+        _ handler: MockResponse.EventSequenceHandler, for request: MockRequest,
+        incremental: Bool, on workQueue: DispatchQueue
+    ) {
         // Held weakly, as a dynamic handler's task: a sequence that never ends must not keep the
         // exchange alive after the request timed out or was cancelled (which cancels the task).
         let weakSelf = WeakExchange(self)
@@ -65,7 +76,8 @@ extension Exchange {
                 workQueue.async {
                     guard let exchange = weakSelf.value, !exchange.isClosed else { return continuation.resume(returning: false) }
                     if let problem = event.problem {
-                        exchange.fail(HTTPMockError(.invalidRegistration, "\(request): an event of its event stream cannot be framed: \(problem)"))
+                        exchange.fail(
+                            HTTPMockError(.invalidRegistration, "\(request): an event of its event stream cannot be framed: \(problem)"))
                         return continuation.resume(returning: false)
                     }
                     exchange.emit(event, incremental: incremental)

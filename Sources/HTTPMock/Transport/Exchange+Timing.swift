@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,25 +21,34 @@ extension Exchange {
             return
         }
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to delay the response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
+            fail(
+                HTTPMockError(
+                    .unsupportedTask,
+                    "HTTPMock could not reach the task's work queue to delay the response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"
+                ))
             return
         }
         armDeadlines()
-        startTimer(after: seconds, on: workQueue, register: { state, timer in
-            state.timers.append(timer)
-            return true
-        }, fired: { exchange, timer in
-            exchange.state.withLock { state in state.timers.removeAll { ($0 as AnyObject) === (timer as AnyObject) } }
-            body(exchange)
-        })
+        startTimer(
+            after: seconds, on: workQueue,
+            register: { state, timer in
+                state.timers.append(timer)
+                return true
+            },
+            fired: { exchange, timer in
+                exchange.state.withLock { state in state.timers.removeAll { ($0 as AnyObject) === (timer as AnyObject) } }
+                body(exchange)
+            })
     }
 
     /// Makes a one-shot timer on `queue`, registers it with `register` under the state lock
     /// (refused once the exchange is closed), and starts it. A refused timer is started and
     /// cancelled at once: libdispatch traps when a source that was never activated is released.
-    private func startTimer(after seconds: TimeInterval, on queue: DispatchQueue,
-                            register: (inout State, DispatchSourceTimer) -> Bool,
-                            fired: @escaping @Sendable (Exchange, DispatchSourceTimer) -> Void) {
+    private func startTimer(
+        after seconds: TimeInterval, on queue: DispatchQueue,
+        register: (inout State, DispatchSourceTimer) -> Bool,
+        fired: @escaping @Sendable (Exchange, DispatchSourceTimer) -> Void
+    ) {
         let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + seconds)
         // The handler holds its timer; cancelling a source releases its handler, and every timer
@@ -66,10 +76,12 @@ extension Exchange {
         let configuration = session?.configuration
         let total = [settings.timeout, configuration?.timeoutIntervalForResource].compactMap { $0 }.filter { $0 > 0 }.min()
         if let total {
-            startTimer(after: total, on: workQueue, register: { state, timer in
-                state.timers.append(timer)
-                return true
-            }, fired: { exchange, _ in exchange.timeOut(after: total, what: "HTTPMock's timeout") })
+            startTimer(
+                after: total, on: workQueue,
+                register: { state, timer in
+                    state.timers.append(timer)
+                    return true
+                }, fired: { exchange, _ in exchange.timeOut(after: total, what: "HTTPMock's timeout") })
         }
         resetIdleTimer()
     }
@@ -81,12 +93,14 @@ extension Exchange {
     func resetIdleTimer() {
         guard let limit = requestTimeout, let workQueue else { return }
         var previous: DispatchSourceTimer?
-        startTimer(after: limit, on: workQueue, register: { state, timer in
-            guard state.deadlinesArmed else { return false }
-            previous = state.idleTimer
-            state.idleTimer = timer
-            return true
-        }, fired: { exchange, _ in exchange.timeOut(after: limit, what: "the request's timeout") })
+        startTimer(
+            after: limit, on: workQueue,
+            register: { state, timer in
+                guard state.deadlinesArmed else { return false }
+                previous = state.idleTimer
+                state.idleTimer = timer
+                return true
+            }, fired: { exchange, _ in exchange.timeOut(after: limit, what: "the request's timeout") })
         previous?.cancel()
     }
 
@@ -101,9 +115,12 @@ extension Exchange {
 
     private func timeOut(after seconds: TimeInterval, what: String) {
         guard !isClosed else { return }
-        fail(URLError(.timedOut, userInfo: [
-            NSLocalizedDescriptionKey: "The request timed out: no answer within \(seconds) s (\(what)).",
-            NSURLErrorFailingURLErrorKey: urlProtocol.request.url ?? URL(fileURLWithPath: "/"),
-        ]))
+        fail(
+            URLError(
+                .timedOut,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "The request timed out: no answer within \(seconds) s (\(what)).",
+                    NSURLErrorFailingURLErrorKey: urlProtocol.request.url ?? URL(fileURLWithPath: "/"),
+                ]))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -113,7 +114,6 @@ final class Exchange: @unchecked Sendable {
 
     var settings: InstanceSettings { state.withLock { $0.settings }.value }
 
-
     /// Serves `response`. `inherited` is the delivery of a dynamic response whose handler
     /// produced this one.
     func serve(_ response: MockResponse, to request: MockRequest, hop: Int, inherited: Delivery?) {
@@ -156,7 +156,11 @@ final class Exchange: @unchecked Sendable {
             return
         }
         guard let workQueue else {
-            fail(HTTPMockError(.unsupportedTask, "HTTPMock could not reach the task's work queue to hold the response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
+            fail(
+                HTTPMockError(
+                    .unsupportedTask,
+                    "HTTPMock could not reach the task's work queue to hold the response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md")
+            )
             return
         }
         armDeadlines()
@@ -239,11 +243,13 @@ final class Exchange: @unchecked Sendable {
             state.isClosed = true
             // An instant response holds nothing to release: no copy out of the lock.
             if state.timers.isEmpty, state.idleTimer == nil, state.file == nil, state.dynamicTask == nil,
-               state.networkTask == nil, state.heldAt == nil {
+                state.networkTask == nil, state.heldAt == nil
+            {
                 return true
             }
-            released = Released(timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
-                                dynamicTask: state.dynamicTask, networkTask: state.networkTask, heldAt: state.heldAt)
+            released = Released(
+                timers: state.timers, idleTimer: state.idleTimer, file: state.file, readQueue: state.readQueue,
+                dynamicTask: state.dynamicTask, networkTask: state.networkTask, heldAt: state.heldAt)
             state.timers = []
             state.idleTimer = nil
             state.file = nil

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,8 +14,10 @@ import FoundationNetworking
 /// the call itself: the session `urlSession` makes is this subclass, which tells its owner
 /// before invalidating, so the owner's next `urlSession` makes a fresh session.
 enum InvalidationAwareSession {
-    static func make(configuration: URLSessionConfiguration,
-                     onInvalidate: @escaping @Sendable (URLSession) -> Void) -> URLSession {
+    static func make(
+        configuration: URLSessionConfiguration,
+        onInvalidate: @escaping @Sendable (URLSession) -> Void
+    ) -> URLSession {
         #if canImport(FoundationNetworking)
         let session = Subclass(configuration: configuration)
         session.onInvalidate.withLock { $0 = InvalidationHandler(handle: onInvalidate) }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -40,8 +41,12 @@ class MockURLProtocol: URLProtocol {
         guard let client, !isStopped else { return }
         let mockRequest = RequestReader.mockRequest(from: request, task: task)
         guard let entry = InstanceTable.entry(for: type(of: self)) else {
-            client.urlProtocol(self, didFailWithError: HTTPMockError(.instanceDeallocated,
-                "\(mockRequest) reached the protocol class of an HTTPMock instance that no longer exists; keep the instance alive as long as its sessions"))
+            client.urlProtocol(
+                self,
+                didFailWithError: HTTPMockError(
+                    .instanceDeallocated,
+                    "\(mockRequest) reached the protocol class of an HTTPMock instance that no longer exists; keep the instance alive as long as its sessions"
+                ))
             return
         }
         var registry = entry.registry
@@ -61,20 +66,26 @@ class MockURLProtocol: URLProtocol {
         if !Self.servedSchemes.contains(scheme) {
             // Declining in `canInit` would hand the request to FoundationNetworking's own FTP or
             // web-socket protocol, that is to the network: fail it here instead.
-            let error = URLError(.unsupportedURL, userInfo: [
-                NSLocalizedDescriptionKey: "HTTPMock serves only http and https URLs; this \(scheme.isEmpty ? "scheme-less" : "\(scheme):") request through a session HTTPMock made or configured is failed so that it never reaches the network. Use a session without HTTPMock for \(scheme.isEmpty ? "it" : "\(scheme):// URLs").",
-                NSURLErrorFailingURLErrorKey: mockRequest.url,
-            ])
+            let error = URLError(
+                .unsupportedURL,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "HTTPMock serves only http and https URLs; this \(scheme.isEmpty ? "scheme-less" : "\(scheme):") request through a session HTTPMock made or configured is failed so that it never reaches the network. Use a session without HTTPMock for \(scheme.isEmpty ? "it" : "\(scheme):// URLs").",
+                    NSURLErrorFailingURLErrorKey: mockRequest.url,
+                ])
             registry.recordUnserved(mockRequest, error: error)
             client.urlProtocol(self, didFailWithError: error)
             return
         }
         #if canImport(FoundationNetworking)
         if task is URLSessionDownloadTask {
-            let error = URLError(.unsupportedURL, userInfo: [
-                NSLocalizedDescriptionKey: "HTTPMock cannot serve download tasks on Linux: FoundationNetworking crashes when a URLProtocol answers one. Use data(for:) or a data task and write the data to a file.",
-                NSURLErrorFailingURLErrorKey: mockRequest.url,
-            ])
+            let error = URLError(
+                .unsupportedURL,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "HTTPMock cannot serve download tasks on Linux: FoundationNetworking crashes when a URLProtocol answers one. Use data(for:) or a data task and write the data to a file.",
+                    NSURLErrorFailingURLErrorKey: mockRequest.url,
+                ])
             registry.recordUnserved(mockRequest, error: error)
             client.urlProtocol(self, didFailWithError: error)
             return

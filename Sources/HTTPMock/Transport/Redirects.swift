@@ -12,7 +12,8 @@ enum Redirects {
     /// without a body (a `HEAD` stays `HEAD`); `307`/`308` keep method and body.
     static func request(following location: String, status: HTTPStatus, from request: MockRequest) -> MockRequest? {
         guard let url = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
         let dropsBody = status.code == 303 || ((status.code == 301 || status.code == 302) && request.method == .post)
         var headers = request.headers
         if dropsBody {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -52,8 +53,9 @@ enum SharedSessionBridge {
 
     /// A registry with no routes for the bridge class's table entry; the bridge routes through
     /// ``owner`` instead.
-    private static let placeholder = Registry(passthroughSession: nil,
-                                          creationLocation: SourceLocation(fileID: "HTTPMock/SharedSessionBridge.swift", filePath: #filePath, line: #line, column: 1))
+    private static let placeholder = Registry(
+        passthroughSession: nil,
+        creationLocation: SourceLocation(fileID: "HTTPMock/SharedSessionBridge.swift", filePath: #filePath, line: #line, column: 1))
 
     static var owner: Owner { state.withLock { $0.owner } }
 
@@ -114,7 +116,8 @@ enum SharedSessionBridge {
 
     /// The error of a request to `URLSession.shared` after the last interceptor went away.
     static func orphanedError(_ request: MockRequest, interceptedAt location: SourceLocation) -> HTTPMockError {
-        HTTPMockError(.instanceDeallocated,
+        HTTPMockError(
+            .instanceDeallocated,
             "\(request) was sent through URLSession.shared, which the HTTPMock instance that called interceptSharedSession() at "
                 + "\(location) served until it was deallocated without calling stopInterceptingSharedSession(). HTTPMock fails "
                 + "URLSession.shared's requests rather than sending them to the network: call interceptSharedSession() on a live "
@@ -154,7 +157,9 @@ enum SharedSessionBridge {
 extension Exchange {
     /// Answers a probe from ``SharedSessionBridge/probe(timeout:)``; not journaled.
     func answerProbe(_ token: String) {
-        let http = MockResponse.HTTPPayload(status: .noContent, headers: [SharedSessionBridge.probeHeader: token], body: .none, defaultContentType: nil, preparedHeaderFields: nil)
+        let http = MockResponse.HTTPPayload(
+            status: .noContent, headers: [SharedSessionBridge.probeHeader: token], body: .none, defaultContentType: nil,
+            preparedHeaderFields: nil)
         serveUnrecorded(.init(payload: .http(http), lifetime: .single, delivery: .instant))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -65,8 +66,9 @@ enum TaskInternals {
     /// than to a completion handler or async continuation (which keep only the last chunk).
     static func reportsToDelegate(_ task: URLSessionTask, in session: URLSession) -> Bool {
         guard let registry = field("taskRegistry", of: session),
-              let behaviours = field("behaviours", of: registry) as? [Int: Any],
-              let behaviour = behaviours[task.taskIdentifier] else { return false }
+            let behaviours = field("behaviours", of: registry) as? [Int: Any],
+            let behaviour = behaviours[task.taskIdentifier]
+        else { return false }
         let mirror = Mirror(reflecting: behaviour)
         let caseName = mirror.children.first?.label ?? String(describing: behaviour)
         return caseName == "callDelegate"

@@ -82,7 +82,8 @@ final class RawClient: @unchecked Sendable {
             guard let end = text.range(of: "\r\n\r\n") else { return false }
             let head = text[..<end.lowerBound].lowercased()
             guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-                  let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return true }
+                let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+            else { return true }
             return text.utf8.count - text[..<end.upperBound].utf8.count >= length
         }
     }
@@ -94,7 +95,9 @@ final class RawClient: @unchecked Sendable {
 }
 
 enum RawClientError: Error {
-    case socket(Int32), connect(Int32), send(Int32)
+    case socket(Int32)
+    case connect(Int32)
+    case send(Int32)
 }
 #endif
 

@@ -66,8 +66,9 @@ enum ChildProcess {
         }
         process.waitUntilExit()
         _ = readDone.wait(timeout: .now() + 5)
-        return Outcome(status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
-                       timedOut: !finished, output: String(decoding: output.value, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
+            timedOut: !finished, output: String(decoding: output.value, as: UTF8.self))
     }
 }
 

@@ -78,8 +78,10 @@ final class RecordingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     var error: (any Error)? { lock.withLock { _error } }
     var body: Data { chunks.reduce(Data(), +) }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         lock.withLock { _response = response }
         completionHandler(.allow)
     }
