@@ -70,7 +70,7 @@ struct StreamingServerTests {
         mock.addResponses(forPath: "/slow", responses: [.plaintext("done", delivery: .held(gate))])
         try await serving(mock) { server in
             let reply = Task { try await makePlainSession().data(from: server.baseURL.appendingPathComponent("slow")) }
-            let arrived = try await mock.waitForRequest(to: "/slow", timeout: 5)
+            let arrived = try await mock.waitForRequest(to: "/slow", timeout: 30)  // ends at arrival; generous for loaded machines
             #expect(arrived.request.url.path == "/slow")
             try await Task.sleep(nanoseconds: 200_000_000)
             let releasedAt = Date()

@@ -79,7 +79,7 @@ struct FaultTests {
                 .plaintext("recovered"),
             ])
         let first = Task { try await mock.urlSession.reply("https://example.com/flaky") }
-        _ = try await mock.waitForRequest(to: "/flaky", timeout: 5)
+        _ = try await mock.waitForRequest(to: "/flaky", timeout: TestEnvironment.arrivalTimeout)
         gate.release()
         await #expect(throws: URLError.self) { try await first.value }
         #expect(try await mock.urlSession.reply("https://example.com/flaky").text == "recovered")

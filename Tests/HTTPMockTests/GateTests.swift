@@ -18,7 +18,7 @@ struct GateTests {
             return reply
         }
         let viaCompletion = Task { try await mock.urlSession.replyViaCompletionHandler(request("https://example.com/slow")) }
-        _ = try await mock.waitForRequests(count: 2, timeout: 5)
+        _ = try await mock.waitForRequests(count: 2, timeout: TestEnvironment.arrivalTimeout)
         try await Task.sleep(nanoseconds: 200_000_000)
         #expect(finished.value == nil)  // held: nothing arrived yet
         #expect(gate.heldCount == 2)
@@ -52,8 +52,8 @@ struct GateTests {
         second.addResponses(forPath: "/b", responses: [.json("{}", delivery: .held(gate))])
         let a = Task { try await first.urlSession.reply("https://example.com/a") }
         let b = Task { try await second.urlSession.reply("https://example.com/b") }
-        _ = try await first.waitForRequest(to: "/a", timeout: 5)
-        _ = try await second.waitForRequest(to: "/b", timeout: 5)
+        _ = try await first.waitForRequest(to: "/a", timeout: TestEnvironment.arrivalTimeout)
+        _ = try await second.waitForRequest(to: "/b", timeout: TestEnvironment.arrivalTimeout)
         gate.release()
         #expect(try await a.value.text == "a")
         #expect(try await b.value.text == "{}")
@@ -90,7 +90,7 @@ struct GateTests {
             done.fire()
         }
         task.resume()
-        _ = try await mock.waitForRequest(to: "/held", timeout: 5)
+        _ = try await mock.waitForRequest(to: "/held", timeout: TestEnvironment.arrivalTimeout)
         task.cancel()
         await done.wait()
         gate.release()
@@ -107,9 +107,9 @@ struct GateTests {
         mock.addResponses(
             forPath: "/items", method: .post, responses: [.empty(status: .created, lifetime: .eternal, delivery: .held(gate))])
         let first = Task { try await mock.urlSession.reply(request("https://example.com/items", method: "POST", body: Data("1".utf8))) }
-        let one = try await mock.waitForRequest(to: "/items", method: .post, timeout: 5)
+        let one = try await mock.waitForRequest(to: "/items", method: .post, timeout: TestEnvironment.arrivalTimeout)
         let second = Task { try await mock.urlSession.reply(request("https://example.com/items", method: "POST", body: Data("2".utf8))) }
-        let two = try await mock.waitForRequest(to: "items/", method: .post, timeout: 5)
+        let two = try await mock.waitForRequest(to: "items/", method: .post, timeout: TestEnvironment.arrivalTimeout)
         #expect(one.request.body == Data("1".utf8))
         #expect(two.request.body == Data("2".utf8))
         gate.release()
@@ -157,7 +157,7 @@ struct GateTests {
             mock.addResponses(forPath: path, responses: [.plaintext("ok", delivery: .held(gate))])
         }
         let tasks = ["/a", "/b", "/c"].map { path in Task { try await mock.urlSession.reply("https://example.com\(path)") } }
-        let sent = try await mock.waitForRequests(count: 3, timeout: 5)
+        let sent = try await mock.waitForRequests(count: 3, timeout: TestEnvironment.arrivalTimeout)
         #expect(Set(sent.map(\.request.url.path)) == ["/a", "/b", "/c"])
         gate.release()
         for task in tasks { #expect(try await task.value.text == "ok") }

@@ -282,7 +282,7 @@ struct StreamTests {
                 }
             ])
         let reply = Task { try await mock.urlSession.reply("https://example.com/feed?who=ada") }
-        _ = try await mock.waitForRequest(to: "/feed", timeout: 5)
+        _ = try await mock.waitForRequest(to: "/feed", timeout: TestEnvironment.arrivalTimeout)
         gate.release()
         let text = try await withWatchdog(10) { try await reply.value.text }
         #expect(text == "data: hello who=ada\n\n")

@@ -95,7 +95,7 @@ struct TimingTests {
             #expect(error?.code == .timedOut)
         }
         #expect(time >= 0.3)
-        #expect(time < 5)
+        #expect(time < 20)  // .never would wait forever; generous for a loaded machine
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .timedOut)
     }
 
@@ -124,7 +124,7 @@ struct TimingTests {
             #expect(error?.code == .timedOut)
         }
         #expect(time >= 0.3)
-        #expect(time < 5)
+        #expect(time < 20)  // .never would wait forever; generous for a loaded machine
     }
 
     @Test("a delegate task times out when a throttled body stalls past the instance timeout")

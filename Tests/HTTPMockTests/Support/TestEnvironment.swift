@@ -9,4 +9,10 @@ enum TestEnvironment {
     /// memory access (5–15× on the matching code). Cost bounds are multiplied by it, so they stay
     /// far below what an exponential regression takes and far above what a sanitized run needs.
     static let slowdown: Double = isThreadSanitized ? 15 : 1
+
+    /// How long a test waits for something that happens at once on an idle machine (a request
+    /// reaching the mock). Parallel suites share FoundationNetworking's one serial callback queue,
+    /// so on a loaded machine an arrival can take seconds; the wait ends as soon as it happens, so
+    /// a generous bound costs a passing test nothing.
+    static let arrivalTimeout: TimeInterval = 30
 }
