@@ -35,6 +35,8 @@ final class RunningCLI: @unchecked Sendable {
     let process = Process()
     private let lock = NSLock()
     private var output = Data()
+    /// Whether the pipe reached end of file: everything the process wrote is in `output`.
+    private var reachedEnd = false
 
     init(_ arguments: [String], directory: URL) throws {
         process.executableURL = try httpmockExecutable()
@@ -45,8 +47,11 @@ final class RunningCLI: @unchecked Sendable {
         process.standardError = pipe
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.output.append(data) }
+            if data.isEmpty { handle.readabilityHandler = nil }  // end of file
+            guard let self else { return }
+            self.lock.withLock {
+                if data.isEmpty { self.reachedEnd = true } else { self.output.append(data) }
+            }
         }
         try process.run()
     }
@@ -78,6 +83,12 @@ final class RunningCLI: @unchecked Sendable {
             process.terminate()
             kill(process.processIdentifier, SIGKILL)
             throw CLITestError("httpmock did not exit within \(timeout) s: \(text)")
+        }
+        // The process has exited, but its last output may still be in the pipe on its way to
+        // the readability handler: wait for end of file (briefly; the output is checked anyway).
+        let drained = Date().addingTimeInterval(5)
+        while !lock.withLock({ reachedEnd }), Date() < drained {
+            try await Task.sleep(nanoseconds: 10_000_000)
         }
         return process.terminationStatus
     }
