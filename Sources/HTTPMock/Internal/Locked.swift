@@ -12,9 +12,11 @@ import Musl
 /// do everything that must be atomic (for example *match and pop*) inside a single
 /// `withLock`. Never call a `URLProtocolClient` or a user closure from inside it.
 ///
-/// The state and the lock live in one allocation (a `ManagedBuffer`): every request makes a
-/// few of these, so `NSLock`'s extra objects showed up in the per-request overhead.
-final class Locked<State>: @unchecked Sendable {
+/// The state and the lock live in one allocation (a `ManagedBuffer`), and `Locked` itself is a
+/// struct around it: every request makes a few of these, so `NSLock`'s extra objects, and then
+/// a class wrapping the buffer, showed up in the per-request overhead. Copies share the buffer,
+/// so a `Locked` behaves as a reference.
+struct Locked<State>: @unchecked Sendable {
     // @unchecked: the state is only reached inside `withLock`, which holds the lock.
     private let buffer: LockedBuffer<State>
 

@@ -22,6 +22,8 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         let port: Int?
         let effectivePort: Int?
         let query: RequestQuery
+        /// The URL's scheme, lowercased; empty when it has none.
+        let scheme: String
 
         init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
             self.method = method
@@ -33,11 +35,15 @@ public struct MockRequest: Sendable, CustomStringConvertible {
             self.query = RequestQuery(queryItems)
             self.normalizedPath = RoutePath.normalize(path)
             self.normalizedHost = RouteHost.normalize(host)
-            self.port = url.port
-            switch url.scheme?.lowercased() {
-            case _ where url.port != nil: self.effectivePort = url.port
-            case "https"?: self.effectivePort = 443
-            case "http"?: self.effectivePort = 80
+            let port = url.port
+            self.port = port
+            let scheme = url.scheme ?? ""
+            // Schemes almost always arrive lowercased already: keep the string, allocate nothing.
+            self.scheme = scheme.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) ? scheme.lowercased() : scheme
+            switch self.scheme {
+            case _ where port != nil: self.effectivePort = port
+            case "https": self.effectivePort = 443
+            case "http": self.effectivePort = 80
             default: self.effectivePort = nil
             }
         }
@@ -66,6 +72,8 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// The port the request goes to: explicit, else the scheme's default (80, 443).
     var effectivePort: Int? { storage.effectivePort }
     var query: RequestQuery { storage.query }
+    /// The URL's scheme, lowercased; empty when it has none.
+    var scheme: String { storage.scheme }
     /// The decoded path segments, for pattern routes (split on demand: exact routes never need
     /// them). The request path was split on its raw `/` before decoding: `/files/a%2Fb` has the
     /// segments `files` and `a/b`.

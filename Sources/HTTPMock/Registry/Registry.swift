@@ -106,6 +106,33 @@ final class Registry: Sendable {
             return entry
         }
 
+        /// Pops the response of the first route of `matching` (positions in `snapshot`, or in
+        /// the current routes when `nil`; most specific first) whose scenario state holds and whose queue is not empty, applies its
+        /// scenario transition and journals the request; `nil` when none has a response.
+        ///
+        /// `snapshot` may be older than `self.routes`: a route is found again by its
+        /// registration order, and a route removed since is skipped. The scenario check, the pop
+        /// and the transition share the caller's critical section, so two concurrent requests
+        /// cannot both see the state before a transition.
+        mutating func popFirst(
+            of matching: [(Int, [String: String])], in snapshot: Routes?, for request: MockRequest, date: Date,
+            compacted: inout [MockResponse]
+        ) -> Resolution? {
+            for (position, parameters) in matching {
+                let route = snapshot?.routes[position] ?? routes.routes[position]
+                if let required = route.key.scenario, scenarioState(of: required.scenario) != required.state { continue }
+                guard let current = self.routes.positionsByOrder[route.order],
+                    let response = queues[current].pop(compacted: &compacted)
+                else { continue }
+                if let transition = response.transition { scenarios[transition.scenario] = transition.state }
+                var served = request
+                served.pathParameters = parameters
+                let entry = appendJournal(served, isMatched: true, route: route.name, outcome: response.outcome, date: date)
+                return Resolution(answer: .matched(route: route.name, response: response), request: served, settings: settings, journalID: entry.id)
+            }
+            return nil
+        }
+
         /// Keeps the routes `keep` accepts. Returns what it removed instead of releasing it: the
         /// routes and queues hold user closures and whatever they capture, whose `deinit` may call
         /// back into the instance, so the caller drops them after leaving the lock.
@@ -245,27 +272,25 @@ final class Registry: Sendable {
     /// unmocked policy answers). No retry: one lookup, one pop, whatever the predicates do.
     func resolve(_ request: MockRequest) -> Resolution {
         let date = Date()
-        let snapshot = state.withLock { $0.routes }
-        let matching = Self.matchingRoutes(for: request, in: snapshot)
         var compacted: [MockResponse] = []  // released after the lock
+        // When no candidate route has a body matcher or a predicate, matching runs no user code
+        // and costs little: lookup, choice and pop share one critical section, on the current
+        // routes. If that finds no route with a response, nothing was changed and the full path
+        // below runs (it journals the miss and writes the near-miss report).
+        let direct = state.withLock { state -> Resolution? in
+            guard let matching = Self.matchingRoutes(for: request, in: state.routes, runningUserCode: false) else { return nil }
+            return state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted)
+        }
+        if let direct {
+            compacted = []
+            waiters.journaled { journal }
+            return direct
+        }
+        let snapshot = state.withLock { $0.routes }
+        let matching = Self.matchingRoutes(for: request, in: snapshot, runningUserCode: true) ?? []
         let (decided, queues, scenarios): (Resolution, [NearMissAnalysis.QueueState], [String: String]) = state.withLock { state in
-            for (position, parameters) in matching {
-                let route = snapshot.routes[position]
-                // The scenario check, the pop and the transition share this critical section:
-                // two concurrent requests cannot both see the state before a transition.
-                if let required = route.key.scenario, state.scenarioState(of: required.scenario) != required.state { continue }
-                guard let current = state.routes.positionsByOrder[route.order],
-                    let response = state.queues[current].pop(compacted: &compacted)
-                else { continue }
-                if let transition = response.transition { state.scenarios[transition.scenario] = transition.state }
-                var served = request
-                served.pathParameters = parameters
-                let entry = state.appendJournal(served, isMatched: true, route: route.name, outcome: response.outcome, date: date)
-                return (
-                    Resolution(
-                        answer: .matched(route: route.name, response: response), request: served,
-                        settings: state.settings, journalID: entry.id), [], [:]
-                )
+            if let resolution = state.popFirst(of: matching, in: snapshot, for: request, date: date, compacted: &compacted) {
+                return (resolution, [], [:])
             }
             let policy = state.settings.value.unmockedPolicy
             var entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
@@ -295,11 +320,17 @@ final class Registry: Sendable {
     }
 
     /// Positions of the routes that match `request`, most specific first, with their captured
-    /// path parameters.
-    static func matchingRoutes(for request: MockRequest, in snapshot: Routes) -> [(Int, [String: String])] {
+    /// path parameters. Without `runningUserCode`, `nil` when a candidate has a body matcher
+    /// (which may parse a large body) or a predicate (user code): such matching runs outside the lock.
+    static func matchingRoutes(for request: MockRequest, in snapshot: Routes, runningUserCode: Bool) -> [(Int, [String: String])]? {
         let positions = snapshot.index.candidates(
             host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath, segments: { request.pathSegments })
         guard !positions.isEmpty else { return [] }
+        if !runningUserCode {
+            for position in positions where snapshot.routes[position].key.body != nil || snapshot.routes[position].key.predicate != nil {
+                return nil
+            }
+        }
         // The body is parsed as JSON at most once, and only if a body matcher asks; a local
         // captured by a non-escaping closure, so a request allocates nothing for it.
         var parsed: JSONValue??

@@ -24,6 +24,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// The fields of a dictionary, sorted by name so the order is deterministic.
     public init(_ dictionary: [String: String]) {
+        guard !dictionary.isEmpty else { return }  // most requests carry no header fields
         for (name, value) in dictionary.sorted(by: { $0.key < $1.key }) {
             self[name] = value
         }

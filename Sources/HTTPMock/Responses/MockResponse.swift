@@ -60,16 +60,54 @@ public struct MockResponse: Sendable {
         case events(EventSource)
     }
 
-    let payload: Payload
+    /// Everything in one object: a response is copied from its queue into the resolution, the
+    /// exchange and its closures for every request, and a copy should cost one retain rather
+    /// than one per field. Copy-on-write: a setter copies the object unless this value holds the
+    /// only reference.
+    private final class Storage: @unchecked Sendable {
+        // @unchecked: the `var`s are only written through a uniquely referenced storage
+        // (`uniqueStorage()`), never while another value or thread can read it.
+        let payload: Payload
+        var lifetime: Lifetime
+        var delivery: Delivery
+        var transition: ScenarioTransition?
+
+        init(payload: Payload, lifetime: Lifetime, delivery: Delivery, transition: ScenarioTransition?) {
+            self.payload = payload
+            self.lifetime = lifetime
+            self.delivery = delivery
+            self.transition = transition
+        }
+    }
+
+    private var storage: Storage
+
+    private mutating func uniqueStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(payload: storage.payload, lifetime: storage.lifetime, delivery: storage.delivery, transition: storage.transition)
+        }
+        return storage
+    }
+
+    var payload: Payload { storage.payload }
 
     /// How many requests this response answers. See ``Lifetime``.
-    public var lifetime: Lifetime
+    public var lifetime: Lifetime {
+        get { storage.lifetime }
+        set { uniqueStorage().lifetime = newValue }
+    }
 
     /// When and how fast it is delivered. See ``Delivery``.
-    public var delivery: Delivery
+    public var delivery: Delivery {
+        get { storage.delivery }
+        set { uniqueStorage().delivery = newValue }
+    }
 
     /// The scenario move serving this response makes (``transitioning(_:to:)``).
-    var transition: ScenarioTransition?
+    var transition: ScenarioTransition? {
+        get { storage.transition }
+        set { uniqueStorage().transition = newValue }
+    }
 
     /// The HTTP status this response answers with. A response that is not an HTTP answer
     /// (`.failure`, `.dynamic`, `.passthrough`) has no status of its own and reports `0`.
@@ -93,9 +131,7 @@ public struct MockResponse: Sendable {
     }
 
     init(payload: Payload, lifetime: Lifetime, delivery: Delivery) {
-        self.payload = payload
-        self.lifetime = lifetime
-        self.delivery = delivery
+        storage = Storage(payload: payload, lifetime: lifetime, delivery: delivery, transition: nil)
     }
 
     /// `self` with another payload, keeping lifetime, delivery and scenario transition.

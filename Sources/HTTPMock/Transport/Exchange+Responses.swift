@@ -15,7 +15,7 @@ extension Exchange {
         let headers = http.preparedHeaderFields == nil ? http.effectiveHeaders : http.headers
         storeCookies(from: headers, for: request.url)
 
-        if Redirects.isRedirect(http.status), settings.followsRedirects,
+        if Redirects.isRedirect(http.status), state.withLock({ $0.settings.value.followsRedirects }),
             let location = headers["Location"], let next = Redirects.request(following: location, status: http.status, from: request)
         {
             guard hop < Self.maximumRedirects else {

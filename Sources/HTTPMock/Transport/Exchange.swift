@@ -137,7 +137,12 @@ final class Exchange: @unchecked Sendable {
         case .passthrough:
             begin(delivery) { $0.runPassthrough(request) }
         case .http(let http):
-            begin(delivery) { $0.respond(http, to: request, hop: hop, delivery: delivery) }
+            // Most responses start now: no closure to allocate for that.
+            if startsNow(delivery) {
+                respond(http, to: request, hop: hop, delivery: delivery)
+            } else {
+                begin(delivery) { $0.respond(http, to: request, hop: hop, delivery: delivery) }
+            }
         case .fault(let fault, let head):
             begin(delivery) { $0.deliverFault(fault, head: head, to: request) }
         }
@@ -180,6 +185,15 @@ final class Exchange: @unchecked Sendable {
             return state.isClosed
         }
         if closed { gate.cancelWaiting(token) }
+    }
+
+    /// Whether `delivery` starts the response at once: no delay of its own or by default, no gate.
+    private func startsNow(_ delivery: Delivery) -> Bool {
+        switch delivery.kind {
+        case .instant: return state.withLock { $0.settings.value.defaultDelay } == 0
+        case .delayed(let seconds): return seconds == 0
+        case .throttled, .never, .held: return false
+        }
     }
 
     /// Seconds before a response starts: its own delay, `defaultDelay` for `.instant`, `nil`

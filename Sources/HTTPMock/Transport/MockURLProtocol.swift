@@ -27,7 +27,14 @@ class MockURLProtocol: URLProtocol {
         // in `startLoading`), except `data:` URLs, which FoundationNetworking decodes itself
         // without any network. The shared-session bridge takes nothing while nobody intercepts,
         // so `URLSession.shared` then behaves as if HTTPMock were not there.
-        request.url?.scheme?.lowercased() != "data"
+        guard let url = request.url else { return true }
+        // `data:` in any case, read from the URL's bytes: cheaper than parsing its scheme, and
+        // this runs for every request of the session.
+        var bytes = url.absoluteString.utf8.makeIterator()
+        for expected in "data:".utf8 {
+            guard let byte = bytes.next(), byte | 0x20 == expected | 0x20 else { return true }
+        }
+        return false
     }
 
     /// The schemes HTTPMock answers; requests with any other scheme fail with `.unsupportedURL`.
@@ -62,7 +69,7 @@ class MockURLProtocol: URLProtocol {
                 passesThrough = true
             }
         }
-        let scheme = request.url?.scheme?.lowercased() ?? ""
+        let scheme = mockRequest.scheme
         if !Self.servedSchemes.contains(scheme) {
             // Declining in `canInit` would hand the request to FoundationNetworking's own FTP or
             // web-socket protocol, that is to the network: fail it here instead.
