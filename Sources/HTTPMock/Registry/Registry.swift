@@ -128,7 +128,8 @@ final class Registry: Sendable {
                 var served = request
                 served.pathParameters = parameters
                 let entry = appendJournal(served, isMatched: true, route: route.name, outcome: response.outcome, date: date)
-                return Resolution(answer: .matched(route: route.name, response: response), request: served, settings: settings, journalID: entry.id)
+                return Resolution(
+                    answer: .matched(route: route.name, response: response), request: served, settings: settings, journalID: entry.id)
             }
             return nil
         }

@@ -84,7 +84,8 @@ public struct MockResponse: Sendable {
 
     private mutating func uniqueStorage() -> Storage {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(payload: storage.payload, lifetime: storage.lifetime, delivery: storage.delivery, transition: storage.transition)
+            storage = Storage(
+                payload: storage.payload, lifetime: storage.lifetime, delivery: storage.delivery, transition: storage.transition)
         }
         return storage
     }
