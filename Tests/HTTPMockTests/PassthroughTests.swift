@@ -86,7 +86,7 @@ struct PassthroughTests {
             _ = try await mock.urlSession.reply("\(server.baseURL)/slow")
         }
         #expect(error?.code == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 4.5)  // the server answers after 5 s
+        #expect(Date().timeIntervalSince(started) < 20)  // the server answers after 30 s
     }
 
     @Test("a custom passthroughSession is used")

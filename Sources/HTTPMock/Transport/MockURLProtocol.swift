@@ -37,8 +37,11 @@ class MockURLProtocol: URLProtocol {
         return false
     }
 
-    /// The schemes HTTPMock answers; requests with any other scheme fail with `.unsupportedURL`.
-    static let servedSchemes: Set<String> = ["http", "https"]
+    /// Whether HTTPMock answers `scheme` (lowercased): http and https; requests with any other
+    /// scheme fail with `.unsupportedURL`.
+    static func serves(scheme: String) -> Bool {
+        scheme == "https" || scheme == "http"
+    }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest {
         request
@@ -70,7 +73,7 @@ class MockURLProtocol: URLProtocol {
             }
         }
         let scheme = mockRequest.scheme
-        if !Self.servedSchemes.contains(scheme) {
+        if !Self.serves(scheme: scheme) {
             // Declining in `canInit` would hand the request to FoundationNetworking's own FTP or
             // web-socket protocol, that is to the network: fail it here instead.
             let error = URLError(

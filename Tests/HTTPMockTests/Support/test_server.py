@@ -8,7 +8,7 @@ Routes:
   GET  /hello          200 text/plain "hello from python", Set-Cookie: origin=python
   ANY  /echo           200 application/json {"method", "path", "body", "headers"}
   GET  /status/<code>  that status, body "status <code>"
-  GET  /slow           answers after 5 seconds
+  GET  /slow           answers after 30 seconds (longer than any timeout a test waits for)
   GET  /redirect       302 to /hello
 """
 import json
@@ -50,7 +50,7 @@ class Handler(BaseHTTPRequestHandler):
             code = int(path.rsplit("/", 1)[1])
             self.send(code, f"status {code}")
         elif path == "/slow":
-            time.sleep(5)
+            time.sleep(30)
             self.send(200, "finally")
         elif path == "/redirect":
             self.send(302, "", headers={"Location": "/hello"})
