@@ -260,9 +260,12 @@ final class Registry: Sendable {
     /// Finds the most specific route that matches `request` and still has a response, pops
     /// that response and journals the request.
     ///
-    /// Host/path lookup and the request matchers (body parsing, user predicates) run on a
-    /// snapshot of the routes *outside* the lock, so a predicate may call back into HTTPMock.
-    /// The choice among the matching routes and the pop happen in one critical section: the
+    /// When a candidate route has a body matcher (which may parse a large body) or a predicate
+    /// (user code), host/path lookup and the request matchers run on a snapshot of the routes
+    /// *outside* the lock, so a predicate may call back into HTTPMock. Otherwise (the usual
+    /// case) the matching is cheap and runs no user code, and lookup, choice and pop share one
+    /// critical section. Either way the choice among the matching routes and the pop happen in
+    /// one critical section: the
     /// first route, in precedence order, whose queue is not empty wins, so two concurrent
     /// requests never get the same `.single` response and an exhausted queue never shadows
     /// another route.
