@@ -49,6 +49,22 @@ struct TrustSchemeTests {
     func dataURLs() async throws {
         let (data, _) = try await mock.urlSession.data(from: url("data:text/plain,hello"))
         #expect(String(decoding: data, as: UTF8.self) == "hello")
+        // In any case of the scheme, a data: URL gets what a session without HTTPMock gives it.
+        let plain = URLSession(configuration: .ephemeral)
+        defer { plain.finishTasksAndInvalidate() }
+        func outcome(_ session: URLSession, _ string: String) async -> String {
+            do {
+                let (data, _) = try await session.data(from: url(string))
+                return "data: " + String(decoding: data, as: UTF8.self)
+            } catch {
+                return "error: \((error as? URLError)?.code.rawValue ?? 0)"
+            }
+        }
+        for string in ["DATA:text/plain,upper", "Data:text/plain,mixed", "data:,"] {
+            let expected = await outcome(plain, string)
+            #expect(await outcome(mock.urlSession, string) == expected, "\(string)")
+        }
+        #expect(mock.recordedRequests.isEmpty)
     }
 }
 

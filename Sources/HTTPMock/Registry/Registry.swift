@@ -106,9 +106,10 @@ final class Registry: Sendable {
             return entry
         }
 
-        /// Pops the response of the first route of `matching` (positions in `snapshot`, or in
-        /// the current routes when `nil`; most specific first) whose scenario state holds and whose queue is not empty, applies its
-        /// scenario transition and journals the request; `nil` when none has a response.
+        /// Pops the response of the first route of `matching` (positions in `snapshot`, or in the
+        /// current routes when `nil`; most specific first) whose scenario state holds and whose
+        /// queue is not empty, applies its scenario transition and journals the request; `nil`
+        /// when none has a response.
         ///
         /// `snapshot` may be older than `self.routes`: a route is found again by its
         /// registration order, and a route removed since is skipped. The scenario check, the pop
@@ -265,10 +266,9 @@ final class Registry: Sendable {
     /// *outside* the lock, so a predicate may call back into HTTPMock. Otherwise (the usual
     /// case) the matching is cheap and runs no user code, and lookup, choice and pop share one
     /// critical section. Either way the choice among the matching routes and the pop happen in
-    /// one critical section: the
-    /// first route, in precedence order, whose queue is not empty wins, so two concurrent
-    /// requests never get the same `.single` response and an exhausted queue never shadows
-    /// another route.
+    /// one critical section: the first route, in precedence order, whose queue is not empty
+    /// wins, so two concurrent requests never get the same `.single` response and an exhausted
+    /// queue never shadows another route.
     ///
     /// The matched routes are found again in the current state by their registration order,
     /// which a clear never changes: if a predicate (or another thread) cleared or registered

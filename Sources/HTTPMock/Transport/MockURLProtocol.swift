@@ -32,7 +32,9 @@ class MockURLProtocol: URLProtocol {
         // this runs for every request of the session.
         var bytes = url.absoluteString.utf8.makeIterator()
         for expected in "data:".utf8 {
-            guard let byte = bytes.next(), byte | 0x20 == expected | 0x20 else { return true }
+            guard let byte = bytes.next() else { return true }
+            let lowercased = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+            guard lowercased == expected else { return true }
         }
         return false
     }
