@@ -106,8 +106,7 @@ final class JournalWaiters: Sendable {
     /// Whether anyone waits; read without taking the lock's cost twice on the request path.
     private var isEmpty: Bool { state.withLock { $0.waiters.isEmpty } }
 
-    func wait(for want: Want, timeout: TimeInterval, journal: @escaping @Sendable () -> [RecordedRequest]) async throws -> [RecordedRequest]
-    {
+    func wait(for want: Want, timeout: TimeInterval, journal: @escaping @Sendable () -> Journal) async throws -> [RecordedRequest] {
         guard timeout.isFinite, timeout >= 0 else {
             throw HTTPMockError(
                 .invalidRegistration,
@@ -151,7 +150,7 @@ final class JournalWaiters: Sendable {
     }
 
     /// Called by the registry after journaling a request, outside its lock.
-    func journaled(_ journal: () -> [RecordedRequest]) {
+    func journaled(_ journal: () -> Journal) {
         guard !isEmpty else { return }
         let entries = journal()
         let satisfied = state.withLock { state -> [(Waiter, [RecordedRequest])] in
@@ -172,7 +171,7 @@ final class JournalWaiters: Sendable {
     }
 
     /// Removes the wait and throws its timeout error, unless it was satisfied or cancelled.
-    private func timeOut(_ id: Int, want: Want, after timeout: TimeInterval, journal: [RecordedRequest]) {
+    private func timeOut(_ id: Int, want: Want, after timeout: TimeInterval, journal: Journal) {
         let waiter = state.withLock { state -> Waiter? in
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
             return state.waiters.remove(at: index)
@@ -194,7 +193,7 @@ final class JournalWaiters: Sendable {
 
     /// The entries that satisfy `want` among those no wait has taken, marked as taken; `nil`
     /// (nothing marked) when there are not enough yet.
-    private static func take(_ want: Want, from journal: [RecordedRequest], state: inout State) -> [RecordedRequest]? {
+    private static func take(_ want: Want, from journal: Journal, state: inout State) -> [RecordedRequest]? {
         let found: [RecordedRequest]
         switch want {
         case .request(_, let matches):

@@ -263,7 +263,7 @@ public final class HTTPMock: Sendable {
     // MARK: - Journal
 
     /// Every request this instance intercepted, in arrival order, matched or not.
-    public var recordedRequests: [RecordedRequest] { registry.journal }
+    public var recordedRequests: [RecordedRequest] { Array(registry.journal) }
 
     /// The recorded requests whose path is `path` (normalised as routes are: `/a/`, `a` and
     /// `/a` are one path) and, when given, whose method is `method`.

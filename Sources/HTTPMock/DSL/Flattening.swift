@@ -70,6 +70,7 @@ extension MockResponse {
         guard !inherited.isEmpty, case .http(var http) = payload else { return self }
         http.headers = inherited.merging(http.headers)
         http.preparedHeaderFields = nil
+        http.completesAtOnce = false
         return replacingPayload(.http(http))
     }
 }

@@ -78,7 +78,7 @@ final class Registry: Sendable {
         /// Queues by route position.
         var queues: [ResponseQueue] = []
         var nextOrder = 0
-        var journal: [RecordedRequest] = []
+        var journal = Journal()
         var nextJournalID = 0
         /// Unmatched requests under `.failTest`, not yet reported to a test.
         var unreportedMisses: [RecordedRequest] = []
@@ -162,7 +162,7 @@ final class Registry: Sendable {
     struct Released {
         var routes: Routes?
         var queues: [ResponseQueue] = []
-        var journal: [RecordedRequest] = []
+        var journal = Journal()
         var settings: SettingsSnapshot?
     }
 
@@ -417,7 +417,8 @@ final class Registry: Sendable {
         }
     }
 
-    var journal: [RecordedRequest] { state.withLock { $0.journal } }
+    /// A snapshot of the journal (the chunks are shared, not copied, under the lock).
+    var journal: Journal { state.withLock { $0.journal } }
 
     var settings: InstanceSettings { state.withLock { $0.settings.value } }
 
@@ -494,7 +495,7 @@ final class Registry: Sendable {
         let released = state.withLock { state -> Released in
             var released = state.rebuild(keeping: { _ in false })
             released.journal = state.journal
-            state.journal = []
+            state.journal = Journal()
             state.unreportedMisses = []
             state.reportedMissIDs = []
             state.reportedPendingRoutes = []

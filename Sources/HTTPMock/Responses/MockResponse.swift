@@ -42,6 +42,11 @@ public struct MockResponse: Sendable {
         /// The header fields to send, computed once at registration for in-memory bodies
         /// (`Content-Length` included), so serving does not rebuild them per request.
         var preparedHeaderFields: [String: String]?
+        /// Set with `preparedHeaderFields` when serving this payload is over once it is sent: a
+        /// valid status that is not a redirect to follow, no `Set-Cookie` to store. Such a
+        /// response, when it also starts at once, is answered inside `startLoading` without an
+        /// exchange (`Resolution.completeAnswer`).
+        var completesAtOnce = false
 
         /// The headers to send.
         var effectiveHeaders: HTTPHeaders {
@@ -168,6 +173,8 @@ public struct MockResponse: Sendable {
             headers["Content-Length"] = String(size)
         }
         http.preparedHeaderFields = headers.dictionary
+        http.completesAtOnce =
+            http.status.isValid && !Redirects.isRedirect(http.status) && !http.headers.contains("Set-Cookie")
         return replacingPayload(.http(http))
     }
 

@@ -78,10 +78,7 @@ extension Exchange {
             ServedResponse(
                 statusCode: http.status.code, headerFields: headerFields, body: sendsBody ? http.body : .none, date: Date()))
         guard sendsBody, body.size > 0 else {
-            send { client, urlProtocol in
-                client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
-                client.urlProtocolDidFinishLoading(urlProtocol)
-            }
+            send { client, urlProtocol in Self.sendComplete(response, body: nil, to: client, from: urlProtocol) }
             close()
             return
         }
@@ -125,11 +122,7 @@ extension Exchange {
             return
         }
         guard let rate else {
-            send { client, urlProtocol in
-                client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
-                client.urlProtocol(urlProtocol, didLoad: data)
-                client.urlProtocolDidFinishLoading(urlProtocol)
-            }
+            send { client, urlProtocol in Self.sendComplete(response, body: data, to: client, from: urlProtocol) }
             close()
             return
         }
@@ -142,6 +135,15 @@ extension Exchange {
             }
             exchange.close()
         }
+    }
+
+    /// The client calls of a whole response: its head, the body in one `didLoad` (none for
+    /// `nil`: HEAD, 204, an empty body), the end. Also how ``MockURLProtocol`` answers without
+    /// an exchange.
+    static func sendComplete(_ response: HTTPURLResponse, body: Data?, to client: any URLProtocolClient, from urlProtocol: URLProtocol) {
+        client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+        if let body { client.urlProtocol(urlProtocol, didLoad: body) }
+        client.urlProtocolDidFinishLoading(urlProtocol)
     }
 
     /// How a body is streamed to a delegate-driven task.

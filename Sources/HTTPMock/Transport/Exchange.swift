@@ -59,8 +59,10 @@ final class Exchange: @unchecked Sendable {
 
     // MARK: - Entry points (on the work queue)
 
-    func start(_ request: MockRequest) {
-        resolveAndServe(request, hop: 0)
+    /// Serves the first lookup's resolution (``MockURLProtocol`` resolves before it knows
+    /// whether the answer needs an exchange).
+    func start(_ resolution: Resolution) {
+        serve(resolution, hop: 0)
     }
 
     /// Serves `response` without a lookup or a journal entry (probes, stopped bridges).
@@ -86,7 +88,10 @@ final class Exchange: @unchecked Sendable {
         // Each redirect hop is a new request to the "server": its request timeout starts afresh
         // (the instance's `timeout` still bounds the whole chain).
         if hop > 0, state.withLock({ $0.deadlinesArmed }) { resetIdleTimer() }
-        let resolution = registry.resolve(request)
+        serve(registry.resolve(request), hop: hop)
+    }
+
+    private func serve(_ resolution: Resolution, hop: Int) {
         state.withLock { state in
             state.journalID = resolution.journalID
             if hop == 0 { state.settings = resolution.settings }

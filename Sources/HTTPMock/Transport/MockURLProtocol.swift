@@ -103,15 +103,45 @@ class MockURLProtocol: URLProtocol {
             return
         }
         #endif
+        if let probe = SharedSessionBridge.probeResponse(for: mockRequest, entry: entry) {
+            makeExchange(client: client, registry: registry).answerProbe(probe)
+        } else if passesThrough {
+            makeExchange(client: client, registry: registry).passThroughUnrecorded(mockRequest)
+        } else {
+            let resolution = registry.resolve(mockRequest)
+            if !answerAtOnce(resolution, client: client, registry: registry) {
+                makeExchange(client: client, registry: registry).start(resolution)
+            }
+        }
+    }
+
+    private func makeExchange(client: any URLProtocolClient, registry: Registry) -> Exchange {
         let exchange = Exchange(urlProtocol: self, client: client, task: task, registry: registry)
         self.exchange = exchange
-        if let probe = SharedSessionBridge.probeResponse(for: mockRequest, entry: entry) {
-            exchange.answerProbe(probe)
-        } else if passesThrough {
-            exchange.passThroughUnrecorded(mockRequest)
-        } else {
-            exchange.start(mockRequest)
-        }
+        return exchange
+    }
+
+    /// Answers `resolution` here and now when it is complete the moment it is resolved
+    /// (``Resolution/completeAnswer``): the usual case of a registered response from memory.
+    ///
+    /// Such an answer needs no ``Exchange``: its three client calls are made here, on the work
+    /// queue, before `startLoading` returns, so no cancellation, timer or hop can come between
+    /// them and there is nothing to gate, hold or release. Everything else, and this answer
+    /// when `HTTPURLResponse` refuses it, goes through an exchange.
+    /// - Returns: whether it answered.
+    private func answerAtOnce(_ resolution: Resolution, client: any URLProtocolClient, registry: Registry) -> Bool {
+        guard let http = resolution.completeAnswer, let headerFields = http.preparedHeaderFields,
+            let response = HTTPURLResponse(
+                url: resolution.request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headerFields)
+        else { return false }
+        let sendsBody = !http.status.forbidsBody && resolution.request.method != .head
+        registry.recordServed(
+            journalID: resolution.journalID,
+            ServedResponse(statusCode: http.status.code, headerFields: headerFields, body: sendsBody ? http.body : .none, date: Date()))
+        var body: Data?
+        if sendsBody, case .data(let data) = http.body, !data.isEmpty { body = data }
+        Exchange.sendComplete(response, body: body, to: client, from: self)
+        return true
     }
 
     override func stopLoading() {
@@ -132,5 +162,22 @@ final class SharedSessionBridgeProtocol: MockURLProtocol {
         // Registered classes are also the fallback of every session whose own classes decline
         // a request: while nobody intercepts, take nothing.
         SharedSessionBridge.isActive && super.canInit(with: request)
+    }
+}
+
+extension Resolution {
+    /// The payload of a response that is complete the moment it is resolved: a matched HTTP
+    /// response from memory that completes at once (``MockResponse/HTTPPayload/completesAtOnce``),
+    /// starts now (`.instant` without a `defaultDelay`, or `.delayed(0)`) and is reported to no
+    /// log handler; `nil` for anything else.
+    var completeAnswer: MockResponse.HTTPPayload? {
+        guard case .matched(_, let response) = answer, case .http(let http) = response.payload, http.completesAtOnce else { return nil }
+        switch response.delivery.kind {
+        case .instant: guard settings.value.defaultDelay == 0 else { return nil }
+        case .delayed(let seconds): guard seconds == 0 else { return nil }
+        case .throttled, .never, .held: return nil
+        }
+        if let handler = settings.value.logHandler, !handler.ignoresMatches { return nil }
+        return http
     }
 }

@@ -4,7 +4,10 @@ import Foundation
 /// custom protocol reports a redirect.
 enum Redirects {
     static func isRedirect(_ status: HTTPStatus) -> Bool {
-        [301, 302, 303, 307, 308].contains(status.code)
+        switch status.code {
+        case 301, 302, 303, 307, 308: return true
+        default: return false
+        }
     }
 
     /// The request a client makes after `status` with `Location: location`: the location

@@ -1,0 +1,48 @@
+/// The journal's entries, in arrival order, stored in chunks of fixed capacity.
+///
+/// An `Array` doubles and copies itself as it grows: over a long run every entry is moved into
+/// fresh memory again and again, and the page faults of that memory were about a sixth of
+/// HTTPMock's per-request cost (Benchmarks/README.md, "third round"). A chunk is allocated once
+/// at its full capacity and an append never moves what is already journaled. Copies share the
+/// chunks (copy-on-write), so taking a snapshot under the registry's lock costs one retain per
+/// chunk array, and an append after a snapshot copies only the last chunk.
+struct Journal: RandomAccessCollection, MutableCollection, Sendable {
+    /// Entries per chunk: 256 × 160 bytes, small enough for malloc's heap rather than `mmap`.
+    private static let chunkCapacity = 256
+
+    private var chunks: [[RecordedRequest]] = []
+    private(set) var count = 0
+
+    init() {}
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    subscript(position: Int) -> RecordedRequest {
+        get {
+            precondition(position >= 0 && position < count, "journal index \(position) out of 0..<\(count)")
+            return chunks[position / Self.chunkCapacity][position % Self.chunkCapacity]
+        }
+        set {
+            precondition(position >= 0 && position < count, "journal index \(position) out of 0..<\(count)")
+            chunks[position / Self.chunkCapacity][position % Self.chunkCapacity] = newValue
+        }
+    }
+
+    mutating func append(_ entry: RecordedRequest) {
+        if count % Self.chunkCapacity == 0 {
+            var chunk: [RecordedRequest] = []
+            chunk.reserveCapacity(Self.chunkCapacity)
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(entry)
+        count += 1
+    }
+
+    /// Keeps the entries `shouldBeRemoved` rejects, in order.
+    mutating func removeAll(where shouldBeRemoved: (RecordedRequest) throws -> Bool) rethrows {
+        var kept = Journal()
+        for entry in self where try !shouldBeRemoved(entry) { kept.append(entry) }
+        self = kept
+    }
+}
