@@ -61,4 +61,58 @@ struct JournalTests {
                 body: Data("user=alice&note=hi+there%21&empty=".utf8)))
         #expect(mock.recordedRequests.first?.request.formParameters == ["user": "alice", "note": "hi there!", "empty": ""])
     }
+
+    @Test(
+        "a long run: every entry in arrival order across the journal's chunks; a snapshot keeps its size; clearing a host keeps the rest in order"
+    )
+    func longRun() async throws {
+        let mock = HTTPMock()
+        mock.addResponses(forPath: "/n/:id", host: "a.example.com", responses: [.plaintext("a", lifetime: .eternal)])
+        mock.addResponses(forPath: "/n/:id", host: "b.example.com", responses: [.plaintext("b", lifetime: .eternal)])
+        // 1,200 entries: several of the journal's 256-entry chunks, and a chunk half full.
+        var snapshot: [RecordedRequest] = []
+        for number in 0..<1_200 {
+            let host = number.isMultiple(of: 2) ? "a" : "b"
+            #expect(try await mock.urlSession.reply("https://\(host).example.com/n/\(number)").text == host)
+            if number == 599 { snapshot = mock.recordedRequests }
+        }
+        let journal = mock.recordedRequests
+        #expect(journal.count == 1_200)
+        #expect(journal.map(\.request.pathParameters["id"]) == (0..<1_200).map { "\($0)" })
+        #expect(journal.allSatisfy { $0.statusCode == 200 && $0.isMatched })
+        #expect(snapshot.count == 600)
+        #expect(snapshot.last?.request.url.absoluteString == "https://b.example.com/n/599")
+
+        mock.clearQueue(forHost: "a.example.com")
+        let rest = mock.recordedRequests
+        #expect(rest.map(\.request.url.absoluteString) == stride(from: 1, to: 1_200, by: 2).map { "https://b.example.com/n/\($0)" })
+        _ = try await mock.urlSession.reply("https://b.example.com/n/1200")
+        #expect(mock.recordedRequests.count == 601)
+        #expect(mock.recordedRequests.last?.request.pathParameters["id"] == "1200")
+    }
+
+    @Test("a response answered at once is journaled as served: exportHAR has its body, none for HEAD and 204")
+    func servedAtOnce() async throws {
+        let directory = try Fixtures.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mock = HTTPMock()
+        mock.addResponses(forPath: "/text", responses: [.plaintext("hello", lifetime: .eternal)])
+        mock.addResponses(forPath: "/gone", responses: [.empty(status: .noContent)])
+        let before = Date()
+        #expect(try await mock.urlSession.reply("https://example.com/text").text == "hello")
+        let head = try await mock.urlSession.reply(request("https://example.com/text", method: "HEAD"))
+        #expect(head.data.isEmpty && head.header("Content-Length") == "5")
+        #expect(try await mock.urlSession.reply("https://example.com/gone").status == 204)
+
+        let file = directory.appendingPathComponent("served.har")
+        try mock.exportHAR(to: file)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let entries = try #require((root["log"] as? [String: Any])?["entries"] as? [[String: Any]])
+        let responses = entries.compactMap { $0["response"] as? [String: Any] }
+        #expect(responses.compactMap { $0["status"] as? Int } == [200, 200, 204])
+        let contents = responses.compactMap { $0["content"] as? [String: Any] }
+        #expect(contents.map { $0["text"] as? String } == ["hello", "", ""])
+        #expect(contents.map { $0["size"] as? Int } == [5, 0, 0])
+        #expect(mock.recordedRequests.allSatisfy { $0.date >= before && $0.statusCode != nil })
+    }
 }

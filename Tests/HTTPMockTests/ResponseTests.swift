@@ -129,4 +129,39 @@ struct ResponseTests {
         #expect(reply.data.isEmpty)
         #expect(reply.header("Content-Length") == "12")
     }
+
+    @Test(
+        "a response answered at once inside startLoading and the same response through an exchange reach every task kind alike",
+        arguments: [
+            MockResponse.plaintext("hello", headers: ["X-Trace": "1"]), .empty(status: .noContent), .json(#"{"a":1}"#, status: .created),
+        ])
+    func answeredAtOnceOrThroughAnExchange(response: MockResponse) async throws {
+        // `.delayed(0.001)` is the only difference: it sends the response through an exchange.
+        var atOnce = response
+        atOnce.lifetime = .eternal
+        var throughExchange = atOnce
+        throughExchange.delivery = .delayed(0.001)
+        let mock = HTTPMock()
+        mock.addResponses(forPath: "/now", responses: [atOnce])
+        mock.addResponses(forPath: "/later", responses: [throughExchange])
+        for method in ["GET", "HEAD"] {
+            let now = try await mock.urlSession.reply(request("https://example.com/now", method: method))
+            let later = try await mock.urlSession.reply(request("https://example.com/later", method: method))
+            #expect(now.status == later.status)
+            #expect(now.data == later.data)
+            #expect(now.response.allHeaderFields as? [String: String] == later.response.allHeaderFields as? [String: String])
+            let viaHandler = try await mock.urlSession.replyViaCompletionHandler(request("https://example.com/now", method: method))
+            #expect(viaHandler.data == now.data && viaHandler.status == now.status)
+        }
+        let delegate = RecordingDelegate()
+        let session = mock.delegateSession(delegate)
+        session.dataTask(with: url("https://example.com/now")).resume()
+        await delegate.completion()
+        let expected = try await mock.urlSession.reply("https://example.com/later")
+        #expect(delegate.error == nil)
+        #expect(delegate.response?.statusCode == expected.status)
+        #expect(delegate.body == expected.data)
+        #expect(mock.recordedRequests.allSatisfy { $0.isMatched && $0.statusCode == expected.status })
+        session.finishTasksAndInvalidate()
+    }
 }

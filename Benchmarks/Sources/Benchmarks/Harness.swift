@@ -37,6 +37,45 @@ enum Harness {
         return samples.map(median)
     }
 
+    /// Compares `candidate` with `baseline` in `rounds` adjacent pairs whose order alternates
+    /// (baseline first in even rounds, candidate first in odd ones), after one warm-up pair.
+    /// Returns the median of each side and the median of the per-round ratios
+    /// (candidate / baseline).
+    ///
+    /// Why not `interleaved` with both sides of several comparisons in one fixed cycle: what ran
+    /// just before a scenario changes its time on FoundationNetworking (a burst of 64 tasks
+    /// leaves the dispatch pool's threads awake for the next scenario), so a fixed order gives
+    /// one side a systematic advantage. The per-request overhead swung from 1.10–1.29× to
+    /// 1.01–1.09× just by swapping the order (Benchmarks/README.md). Alternating the order gives
+    /// both sides each position equally often, and a ratio within a pair compares two runs made
+    /// under the same machine state.
+    static func paired(
+        rounds: Int, baseline: () async throws -> Double, candidate: () async throws -> Double
+    ) async throws -> (baseline: Double, candidate: Double, ratio: Double) {
+        _ = try await baseline()
+        _ = try await candidate()
+        var baselines: [Double] = []
+        var candidates: [Double] = []
+        var ratios: [Double] = []
+        for round in 0..<rounds {
+            let first: Double
+            let second: Double
+            if round.isMultiple(of: 2) {
+                first = try await baseline()
+                second = try await candidate()
+                baselines.append(first)
+                candidates.append(second)
+            } else {
+                first = try await candidate()
+                second = try await baseline()
+                candidates.append(first)
+                baselines.append(second)
+            }
+            ratios.append(candidates[round] / baselines[round])
+        }
+        return (median(baselines), median(candidates), median(ratios))
+    }
+
     /// A scenario: seconds per request for `count` requests through `session`, one after another
     /// (`tasks == 1`) or spread over `tasks` concurrent tasks.
     static func perRequest(_ session: URLSession, _ request: URLRequest, count: Int, tasks: Int = 1) -> () async throws -> Double {

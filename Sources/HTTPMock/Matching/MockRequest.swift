@@ -21,7 +21,6 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         let normalizedHost: String
         let port: Int?
         let effectivePort: Int?
-        let query: RequestQuery
         /// The URL's scheme, lowercased; empty when it has none.
         let scheme: String
 
@@ -32,7 +31,6 @@ public struct MockRequest: Sendable, CustomStringConvertible {
             self.body = body
             let (path, query, host) = MockRequest.parts(of: url)
             self.queryItems = MockRequest.queryItems(query)
-            self.query = RequestQuery(queryItems)
             self.normalizedPath = RoutePath.normalize(path)
             self.normalizedHost = RouteHost.normalize(host)
             let port = url.port
@@ -71,7 +69,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     var port: Int? { storage.port }
     /// The port the request goes to: explicit, else the scheme's default (80, 443).
     var effectivePort: Int? { storage.effectivePort }
-    var query: RequestQuery { storage.query }
+    /// The query items by name, for query constraints and near-miss reports: built when one
+    /// asks (most routes have no query constraint, most requests no query).
+    var query: RequestQuery { RequestQuery(storage.queryItems) }
     /// The URL's scheme, lowercased; empty when it has none.
     var scheme: String { storage.scheme }
     /// The decoded path segments, for pattern routes (split on demand: exact routes never need

@@ -29,8 +29,9 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// Whether `verify()` reports it: unmatched, and not sent to the network by the
     /// `.passthrough` policy (which is what that policy is for).
     var countsAsMiss: Bool = false
-    /// What the client received, for `exportHAR` (set when the response is delivered; it holds
-    /// the values already built for the client, so keeping it costs no copy).
+    /// What the client received, for `exportHAR` (set when the response is delivered, or by the
+    /// lookup itself for a response complete at once; it holds the values already built for the
+    /// client, so keeping it costs no copy).
     var served: ServedResponse?
 
     public var description: String {
@@ -45,6 +46,17 @@ struct ServedResponse: Sendable {
     var headerFields: [String: String]
     /// The body sent: in-memory bytes are shared, a file is named (its bytes are read on export).
     var body: MockResponse.Body
-    /// When the response was handed to the client.
+    /// When the response was handed to the client (for a response complete at once, the
+    /// moment of the lookup that served it).
     var date: Date
+}
+
+extension ServedResponse {
+    /// A prepared payload (``MockResponse/HTTPPayload/preparedHeaderFields``) served whole to
+    /// `request`: without its body for `HEAD` and the statuses that forbid one.
+    init(completing http: MockResponse.HTTPPayload, to request: MockRequest, date: Date) {
+        let sendsBody = !http.status.forbidsBody && request.method != .head
+        self.init(
+            statusCode: http.status.code, headerFields: http.preparedHeaderFields ?? [:], body: sendsBody ? http.body : .none, date: date)
+    }
 }

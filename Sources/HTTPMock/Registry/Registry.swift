@@ -40,6 +40,15 @@ struct Resolution: Sendable {
     let journalID: Int
     /// For an unmatched request, the near-miss report.
     var nearMissReport: String?
+    /// Whether the response is complete the moment it is resolved (``MockResponse/completeAnswer(under:)``):
+    /// its journal entry already holds it as served, and the transport sends it at once.
+    var completesAtOnce = false
+
+    /// The payload to send at once when ``completesAtOnce``.
+    var completeAnswer: MockResponse.HTTPPayload? {
+        guard completesAtOnce, case .matched(_, let response) = answer, case .http(let http) = response.payload else { return nil }
+        return http
+    }
 
     /// The response to serve: the route's, or the one the unmocked policy gives.
     var response: MockResponse {
@@ -95,13 +104,13 @@ final class Registry: Sendable {
 
         mutating func appendJournal(
             _ request: MockRequest, isMatched: Bool, route: String?,
-            outcome: (statusCode: Int?, error: (any Error)?), date: Date
+            outcome: (statusCode: Int?, error: (any Error)?), date: Date, served: ServedResponse? = nil
         ) -> RecordedRequest {
             nextJournalID += 1
             let entry = RecordedRequest(
                 request: request, isMatched: isMatched, route: route,
                 statusCode: outcome.statusCode, error: outcome.error, date: date,
-                nearMissReport: nil, id: nextJournalID)
+                nearMissReport: nil, id: nextJournalID, served: served)
             journal.append(entry)
             return entry
         }
@@ -122,15 +131,22 @@ final class Registry: Sendable {
             for (position, parameters) in matching {
                 let route = snapshot?.routes[position] ?? routes.routes[position]
                 if let required = route.key.scenario, scenarioState(of: required.scenario) != required.state { continue }
-                guard let current = self.routes.positionsByOrder[route.order],
+                // On the current routes (no snapshot) the position is current already.
+                guard let current = snapshot == nil ? position : self.routes.positionsByOrder[route.order],
                     let response = queues[current].pop(compacted: &compacted)
                 else { continue }
                 if let transition = response.transition { scenarios[transition.scenario] = transition.state }
-                var served = request
-                served.pathParameters = parameters
-                let entry = appendJournal(served, isMatched: true, route: route.name, outcome: response.outcome, date: date)
+                var matched = request
+                matched.pathParameters = parameters
+                // A response complete at once is served now: journaled as served in this
+                // critical section, with no second one after it is sent.
+                let complete = response.completeAnswer(under: settings)
+                let entry = appendJournal(
+                    matched, isMatched: true, route: route.name, outcome: response.outcome, date: date,
+                    served: complete.map { ServedResponse(completing: $0, to: request, date: date) })
                 return Resolution(
-                    answer: .matched(route: route.name, response: response), request: served, settings: settings, journalID: entry.id)
+                    answer: .matched(route: route.name, response: response), request: matched, settings: settings, journalID: entry.id,
+                    completesAtOnce: complete != nil)
             }
             return nil
         }
@@ -537,6 +553,22 @@ final class Registry: Sendable {
 }
 
 extension MockResponse {
+    /// The HTTP payload of a response that is complete the moment it is resolved under
+    /// `settings`, `nil` for any other: an HTTP response from memory that completes at once
+    /// (``HTTPPayload/completesAtOnce``: nothing to follow, store or read), that starts now
+    /// (`.instant` without a `defaultDelay`, or `.delayed(0)`), and whose match no log handler
+    /// reports. The in-process transport answers it inside `startLoading`, without an exchange.
+    func completeAnswer(under settings: SettingsSnapshot) -> HTTPPayload? {
+        guard case .http(let http) = payload, http.completesAtOnce else { return nil }
+        switch delivery.kind {
+        case .instant: guard settings.value.defaultDelay == 0 else { return nil }
+        case .delayed(let seconds): guard seconds == 0 else { return nil }
+        case .throttled, .never, .held: return nil
+        }
+        if let handler = settings.value.logHandler, !handler.ignoresMatches { return nil }
+        return http
+    }
+
     /// What the journal records for serving this response.
     var outcome: (statusCode: Int?, error: (any Error)?) {
         switch payload {

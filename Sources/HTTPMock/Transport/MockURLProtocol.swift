@@ -109,7 +109,7 @@ class MockURLProtocol: URLProtocol {
             makeExchange(client: client, registry: registry).passThroughUnrecorded(mockRequest)
         } else {
             let resolution = registry.resolve(mockRequest)
-            if !answerAtOnce(resolution, client: client, registry: registry) {
+            if !answerAtOnce(resolution, client: client) {
                 makeExchange(client: client, registry: registry).start(resolution)
             }
         }
@@ -122,24 +122,24 @@ class MockURLProtocol: URLProtocol {
     }
 
     /// Answers `resolution` here and now when it is complete the moment it is resolved
-    /// (``Resolution/completeAnswer``): the usual case of a registered response from memory.
+    /// (``Resolution/completeAnswer``): the usual case of a registered response from memory,
+    /// which the lookup already journaled as served.
     ///
     /// Such an answer needs no ``Exchange``: its three client calls are made here, on the work
     /// queue, before `startLoading` returns, so no cancellation, timer or hop can come between
-    /// them and there is nothing to gate, hold or release. Everything else, and this answer
-    /// when `HTTPURLResponse` refuses it, goes through an exchange.
+    /// them and there is nothing to gate, hold or release. Everything else goes through an
+    /// exchange (and so would this answer if `HTTPURLResponse` refused it, which neither
+    /// platform does for a valid status: the exchange then fails the request).
     /// - Returns: whether it answered.
-    private func answerAtOnce(_ resolution: Resolution, client: any URLProtocolClient, registry: Registry) -> Bool {
+    private func answerAtOnce(_ resolution: Resolution, client: any URLProtocolClient) -> Bool {
         guard let http = resolution.completeAnswer, let headerFields = http.preparedHeaderFields,
             let response = HTTPURLResponse(
                 url: resolution.request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headerFields)
         else { return false }
-        let sendsBody = !http.status.forbidsBody && resolution.request.method != .head
-        registry.recordServed(
-            journalID: resolution.journalID,
-            ServedResponse(statusCode: http.status.code, headerFields: headerFields, body: sendsBody ? http.body : .none, date: Date()))
         var body: Data?
-        if sendsBody, case .data(let data) = http.body, !data.isEmpty { body = data }
+        if !http.status.forbidsBody, resolution.request.method != .head, case .data(let data) = http.body, !data.isEmpty {
+            body = data
+        }
         Exchange.sendComplete(response, body: body, to: client, from: self)
         return true
     }
@@ -162,22 +162,5 @@ final class SharedSessionBridgeProtocol: MockURLProtocol {
         // Registered classes are also the fallback of every session whose own classes decline
         // a request: while nobody intercepts, take nothing.
         SharedSessionBridge.isActive && super.canInit(with: request)
-    }
-}
-
-extension Resolution {
-    /// The payload of a response that is complete the moment it is resolved: a matched HTTP
-    /// response from memory that completes at once (``MockResponse/HTTPPayload/completesAtOnce``),
-    /// starts now (`.instant` without a `defaultDelay`, or `.delayed(0)`) and is reported to no
-    /// log handler; `nil` for anything else.
-    var completeAnswer: MockResponse.HTTPPayload? {
-        guard case .matched(_, let response) = answer, case .http(let http) = response.payload, http.completesAtOnce else { return nil }
-        switch response.delivery.kind {
-        case .instant: guard settings.value.defaultDelay == 0 else { return nil }
-        case .delayed(let seconds): guard seconds == 0 else { return nil }
-        case .throttled, .never, .held: return nil
-        }
-        if let handler = settings.value.logHandler, !handler.ignoresMatches { return nil }
-        return http
     }
 }
