@@ -32,7 +32,10 @@ if !missed.isEmpty {
     exit(1)
 }
 
-// `Benchmarks profile N`: N sequential exact-route hits and nothing else, for a profiler.
+/// `TASKS` of `Benchmarks profile N [TASKS]`: concurrent tasks, 64 unless given (1 for sequential).
+let profileTasks = CommandLine.arguments.dropFirst(3).first.flatMap(Int.init) ?? 64
+
+// `Benchmarks profile N [TASKS]`: N exact-route hits over TASKS tasks and nothing else, for a profiler.
 if requested.contains("profile") {
     let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2_000
     let mock = HTTPMock()
@@ -42,21 +45,21 @@ if requested.contains("profile") {
     let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
     let session = mock.urlSession
     try await withThrowingTaskGroup(of: Void.self) { group in
-        for task in 0..<64 {
-            group.addTask { for _ in stride(from: task, to: count, by: 64) { _ = try await session.data(for: request) } }
+        for task in 0..<profileTasks {
+            group.addTask { for _ in stride(from: task, to: count, by: profileTasks) { _ = try await session.data(for: request) } }
         }
         try await group.waitForAll()
     }
 }
 
-// `Benchmarks profilebare N`: the same through the bare protocol, to diff profiles against.
+// `Benchmarks profilebare N [TASKS]`: the same through the bare protocol, to diff profiles against.
 if requested.contains("profilebare") {
     let count = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 2_000
     let session = BareProtocol.session()
     let request = URLRequest(url: URL(string: "https://api.example.com/item")!)
     try await withThrowingTaskGroup(of: Void.self) { group in
-        for task in 0..<64 {
-            group.addTask { for _ in stride(from: task, to: count, by: 64) { _ = try await session.data(for: request) } }
+        for task in 0..<profileTasks {
+            group.addTask { for _ in stride(from: task, to: count, by: profileTasks) { _ = try await session.data(for: request) } }
         }
         try await group.waitForAll()
     }
