@@ -2,7 +2,7 @@
 ///
 /// An `Array` doubles and copies itself as it grows: over a long run every entry is moved into
 /// fresh memory again and again, and the page faults of that memory were about a sixth of
-/// HTTPMock's per-request cost (Benchmarks/README.md, "third round"). A chunk is allocated once
+/// HTTPMock's own samples in a profile (Benchmarks/README.md, "third round"). A chunk is allocated once
 /// at its full capacity and an append never moves what is already journaled. Copies share the
 /// chunks (copy-on-write), so taking a snapshot under the registry's lock costs one retain per
 /// chunk array, and an append after a snapshot copies only the last chunk.
