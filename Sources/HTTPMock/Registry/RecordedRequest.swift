@@ -55,7 +55,7 @@ extension ServedResponse {
     /// A prepared payload (``MockResponse/HTTPPayload/preparedHeaderFields``) served whole to
     /// `request`: without its body for `HEAD` and the statuses that forbid one.
     init(completing http: MockResponse.HTTPPayload, to request: MockRequest, date: Date) {
-        let sendsBody = !http.status.forbidsBody && request.method != .head
+        let sendsBody = http.status.sendsBody(to: request.method)
         self.init(
             statusCode: http.status.code, headerFields: http.preparedHeaderFields ?? [:], body: sendsBody ? http.body : .none, date: date)
     }

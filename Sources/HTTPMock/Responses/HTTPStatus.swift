@@ -29,6 +29,10 @@ public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, Custo
     /// Statuses whose responses never carry a body (RFC 9110 §6.4.1).
     var forbidsBody: Bool { (100...199).contains(code) || code == 204 || code == 304 }
 
+    /// Whether a response with this status sends its body in answer to `method`: not to `HEAD`,
+    /// never with a status that ``forbidsBody``. Both transports and the journal ask this.
+    func sendsBody(to method: HTTPMethod) -> Bool { !forbidsBody && method != .head }
+
     // 1xx
     /// `100 Continue`.
     public static let `continue`: HTTPStatus = 100

@@ -277,7 +277,7 @@ private struct ServedRun: Sendable {
         return .respond(
             WireResponse(
                 statusCode: status.code, headers: fields.map { ($0.name, $0.value) }, body: ServedBody(body, size: source.size),
-                sendsBody: !status.forbidsBody && request.method != .head && source.size > 0, bytesPerSecond: rate))
+                sendsBody: status.sendsBody(to: request.method) && source.size > 0, bytesPerSecond: rate))
     }
 
     private func fail(_ error: any Error) -> ServedAnswer {

@@ -45,7 +45,7 @@ extension Exchange {
     }
 
     func deliver(_ http: MockResponse.HTTPPayload, headers: HTTPHeaders, to request: MockRequest, delivery: Delivery) {
-        let sendsBody = !http.status.forbidsBody && request.method != .head
+        let sendsBody = http.status.sendsBody(to: request.method)
         if case .events(let source) = http.body {
             streamEvents(source, status: http.status, headers: headers, to: request, sendsBody: sendsBody)
             return

@@ -138,7 +138,7 @@ class MockURLProtocol: URLProtocol {
                 url: resolution.request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headerFields)
         else { return false }
         var body: Data?
-        if !http.status.forbidsBody, resolution.request.method != .head, case .data(let data) = http.body, !data.isEmpty {
+        if http.status.sendsBody(to: resolution.request.method), case .data(let data) = http.body, !data.isEmpty {
             body = data
         }
         Exchange.sendComplete(response, body: body, to: client, from: self)
