@@ -71,8 +71,15 @@ extension HTTPMock {
 }
 
 /// The waits of one instance (`waitForRequest`, `waitForRequests`) and the journal entries they
-/// have returned. The registry calls ``journaled(_:)`` after every journal append, outside its
-/// lock; a waiter is resumed outside this type's lock too.
+/// have returned. The registry calls ``journaled(_:)`` after a journal append while anyone
+/// waits, outside its lock; a waiter is resumed outside this type's lock too.
+///
+/// Whether anyone waits is also kept by the registry, in the critical section that journals a
+/// request (`announce`), so a request pays no second lock when nobody waits, the usual case.
+/// A wait announces itself *before* it reads the journal, under this type's lock: a request
+/// journaled before the announcement is in what the wait reads, and one journaled after it
+/// sees the announcement and calls ``journaled(_:)``, which waits for this lock. Lock order:
+/// this type's lock, then the registry's, never the other way.
 final class JournalWaiters: Sendable {
     enum Want: Sendable {
         case request(description: String, matches: @Sendable (RecordedRequest) -> Bool)
@@ -103,8 +110,12 @@ final class JournalWaiters: Sendable {
 
     private let state = Locked(State())
 
-    /// Whether anyone waits; read without taking the lock's cost twice on the request path.
-    private var isEmpty: Bool { state.withLock { $0.waiters.isEmpty } }
+    /// Tells the registry whether anyone waits; called under this type's lock.
+    private let announce: @Sendable (Bool) -> Void
+
+    init(announce: @escaping @Sendable (Bool) -> Void) {
+        self.announce = announce
+    }
 
     func wait(for want: Want, timeout: TimeInterval, journal: @escaping @Sendable () -> Journal) async throws -> [RecordedRequest] {
         guard timeout.isFinite, timeout >= 0 else {
@@ -124,7 +135,11 @@ final class JournalWaiters: Sendable {
                 // notifies after appending: an entry journaled meanwhile is seen by one or the other.
                 let outcome = state.withLock { state -> Result<[RecordedRequest], any Error>? in
                     if state.cancelledEarly.remove(id) != nil { return .failure(CancellationError()) }
-                    if let found = Self.take(want, from: journal(), state: &state) { return .success(found) }
+                    announce(true)  // before reading the journal (see the type's comment)
+                    if let found = Self.take(want, from: journal(), state: &state) {
+                        announce(!state.waiters.isEmpty)
+                        return .success(found)
+                    }
                     state.waiters.append(Waiter(id: id, want: want, continuation: continuation))
                     return nil
                 }
@@ -143,17 +158,18 @@ final class JournalWaiters: Sendable {
                     state.cancelledEarly.insert(id)
                     return nil
                 }
+                defer { if state.waiters.isEmpty { announce(false) } }
                 return state.waiters.remove(at: index)
             }
             waiter?.continuation.resume(throwing: CancellationError())
         }
     }
 
-    /// Called by the registry after journaling a request, outside its lock.
+    /// Called by the registry after journaling a request while anyone waits, outside its lock.
     func journaled(_ journal: () -> Journal) {
-        guard !isEmpty else { return }
-        let entries = journal()
         let satisfied = state.withLock { state -> [(Waiter, [RecordedRequest])] in
+            guard !state.waiters.isEmpty else { return [] }
+            let entries = journal()
             var satisfied: [(Waiter, [RecordedRequest])] = []
             var index = 0
             while index < state.waiters.count {
@@ -165,6 +181,7 @@ final class JournalWaiters: Sendable {
                     index += 1
                 }
             }
+            if state.waiters.isEmpty { announce(false) }
             return satisfied
         }
         for (waiter, found) in satisfied { waiter.continuation.resume(returning: found) }
@@ -174,6 +191,7 @@ final class JournalWaiters: Sendable {
     private func timeOut(_ id: Int, want: Want, after timeout: TimeInterval, journal: Journal) {
         let waiter = state.withLock { state -> Waiter? in
             guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            defer { if state.waiters.isEmpty { announce(false) } }
             return state.waiters.remove(at: index)
         }
         guard let waiter else { return }

@@ -28,7 +28,7 @@ enum HARWriter {
                 if case .fixed(let events, _) = source.kind { response.body = Data(events.map(\.framed).joined().utf8) }
             }
             response.mimeType = HARHeader.value("Content-Type", in: response.headers) ?? ""
-            time = max(0, served.date.timeIntervalSince(recorded.date) * 1000)
+            time = max(0, (served.date ?? recorded.date).timeIntervalSince(recorded.date) * 1000)
         } else if let statusCode = recorded.statusCode {
             response.status = statusCode
         } else {

@@ -29,15 +29,26 @@ public struct MockRequest: Sendable, CustomStringConvertible {
             self.url = url
             self.headers = headers
             self.body = body
-            let (path, query, host) = MockRequest.parts(of: url)
+            let port: Int?
+            let scheme: String
+            let path: String
+            let query: String?
+            let host: String
+            if let plain = MockRequest.plainParts(of: url) {
+                (scheme, host, path, query) = plain
+                port = nil
+            } else {
+                (path, query, host) = MockRequest.parts(of: url)
+                port = url.port
+                let given = url.scheme ?? ""
+                // Schemes almost always arrive lowercased already: keep the string, allocate nothing.
+                scheme = given.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) ? given.lowercased() : given
+            }
             self.queryItems = MockRequest.queryItems(query)
             self.normalizedPath = RoutePath.normalize(path)
             self.normalizedHost = RouteHost.normalize(host)
-            let port = url.port
             self.port = port
-            let scheme = url.scheme ?? ""
-            // Schemes almost always arrive lowercased already: keep the string, allocate nothing.
-            self.scheme = scheme.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) ? scheme.lowercased() : scheme
+            self.scheme = scheme
             switch self.scheme {
             case _ where port != nil: self.effectivePort = port
             case "https": self.effectivePort = 443
@@ -84,9 +95,59 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         self.pathParameters = [:]
     }
 
+    /// The scheme, host, percent-encoded path and query of a plain `http(s)://host/path?query`
+    /// URL, read from its absolute string in one pass; `nil` for any other URL (a port, user
+    /// info, an IPv6 or percent-encoded host, a fragment, another scheme or one not in
+    /// lowercase), which ``parts(of:)`` then reads with the URL's own accessors.
+    ///
+    /// Each accessor of a FoundationNetworking `URL` builds its answer from the URL's string
+    /// again; together they were about a microsecond of every request (Benchmarks/README.md,
+    /// "fourth round"). For the URLs read here both give the same parts
+    /// (`RequestModelTests.plainURLsReadAsFoundationDoes`).
+    static func plainParts(of url: URL) -> (scheme: String, host: String, path: String, query: String?)? {
+        let string = url.absoluteString
+        let bytes = string.utf8
+        let scheme: String
+        var index: String.Index
+        if bytes.starts(with: "https://".utf8) {
+            scheme = "https"
+            index = bytes.index(bytes.startIndex, offsetBy: 8)
+        } else if bytes.starts(with: "http://".utf8) {
+            scheme = "http"
+            index = bytes.index(bytes.startIndex, offsetBy: 7)
+        } else {
+            return nil
+        }
+        let hostStart = index
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") { break }
+            let isNameByte =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+            guard isNameByte else { return nil }
+            index = bytes.index(after: index)
+        }
+        guard index > hostStart else { return nil }
+        let host = String(string[hostStart..<index])
+        let pathStart = index
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "?") {
+            if bytes[index] == UInt8(ascii: "#") { return nil }
+            index = bytes.index(after: index)
+        }
+        let path = String(string[pathStart..<index])
+        var query: String?
+        if index < bytes.endIndex {
+            let rest = string[bytes.index(after: index)...]
+            if rest.utf8.contains(UInt8(ascii: "#")) { return nil }
+            query = String(rest)
+        }
+        return (scheme, host, path, query)
+    }
+
     /// The percent-encoded path and query and the host of `url`. URL's own accessors where they
     /// exist: parsing a URLComponents per request costs more than the whole route lookup.
-    fileprivate static func parts(of url: URL) -> (path: String, query: String?, host: String) {
+    static func parts(of url: URL) -> (path: String, query: String?, host: String) {
         if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
             return (url.path(percentEncoded: true), url.query(percentEncoded: true), url.host(percentEncoded: true) ?? "")
         }

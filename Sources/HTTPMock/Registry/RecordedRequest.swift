@@ -8,31 +8,69 @@ import Foundation
 /// #expect(posts[0].request.headers["Authorization"] == "Bearer t0k")
 /// ```
 public struct RecordedRequest: Sendable, CustomStringConvertible {
+    // Layout: every request of a run stays in the journal, so an entry is kept small (80 bytes
+    // rather than 160): what most requests never set (an error, a near-miss report) lives in
+    // `rare`, and the served response is a reference, shared by every request a response
+    // complete at once answers (Benchmarks/README.md, "fourth round").
+
     /// The request, with its body.
     public let request: MockRequest
-    /// Whether a registered route answered it.
-    public let isMatched: Bool
     /// The matched route, for example `GET api.example.com/user`; `nil` when unmatched.
     public let route: String?
-    /// The status code the client received, or `nil` when the request failed.
-    public internal(set) var statusCode: Int?
-    /// The error the request failed with, or `nil` when a response was served.
-    public internal(set) var error: (any Error)?
     /// When HTTPMock received the request.
     public let date: Date
-    /// For an unmatched request: why no route matched, with the closest registrations and one
-    /// line per field that differs. `nil` for matched requests.
-    public internal(set) var nearMissReport: String?
     /// Identifies the entry so an answer that arrives later (dynamic, passthrough, a timeout)
     /// can be recorded on it.
     let id: Int
-    /// Whether `verify()` reports it: unmatched, and not sent to the network by the
-    /// `.passthrough` policy (which is what that policy is for).
-    var countsAsMiss: Bool = false
     /// What the client received, for `exportHAR` (set when the response is delivered, or by the
     /// lookup itself for a response complete at once; it holds the values already built for the
     /// client, so keeping it costs no copy).
     var served: ServedResponse?
+    private var rare: Rare?
+    /// The status code the client received, or `nil` when the request failed.
+    public internal(set) var statusCode: Int?
+    /// Whether a registered route answered it.
+    public let isMatched: Bool
+    /// Whether `verify()` reports it: unmatched, and not sent to the network by the
+    /// `.passthrough` policy (which is what that policy is for).
+    var countsAsMiss: Bool = false
+
+    /// The fields few entries set, replaced as a whole when one changes.
+    private final class Rare: Sendable {
+        let error: (any Error)?
+        let nearMissReport: String?
+        init(error: (any Error)?, nearMissReport: String?) {
+            self.error = error
+            self.nearMissReport = nearMissReport
+        }
+    }
+
+    init(
+        request: MockRequest, isMatched: Bool, route: String?, statusCode: Int?, error: (any Error)?, date: Date, id: Int,
+        served: ServedResponse?
+    ) {
+        self.request = request
+        self.isMatched = isMatched
+        self.route = route
+        self.statusCode = statusCode
+        self.date = date
+        self.id = id
+        self.served = served
+        self.rare = error.map { Rare(error: $0, nearMissReport: nil) }
+    }
+
+    /// The error the request failed with, or `nil` when a response was served.
+    public internal(set) var error: (any Error)? {
+        get { rare?.error }
+        set { rare = newValue == nil && nearMissReport == nil ? nil : Rare(error: newValue, nearMissReport: nearMissReport) }
+    }
+
+    /// For an unmatched request: why no route matched, with the closest registrations and one
+    /// line per field that differs. `nil` for matched requests.
+    public internal(set) var nearMissReport: String? {
+        get { rare?.nearMissReport }
+        set { rare = newValue == nil && error == nil ? nil : Rare(error: error, nearMissReport: newValue) }
+    }
 
     public var description: String {
         let outcome = statusCode.map { "\($0)" } ?? error.map { "error: \(ReadableError.describe($0))" } ?? "no answer"
@@ -40,23 +78,54 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     }
 }
 
-/// The HTTP response a client received, as the transport built it.
-struct ServedResponse: Sendable {
-    var statusCode: Int
-    var headerFields: [String: String]
+/// The HTTP response a client received, as the transport built it. Immutable and shared: the
+/// journal entries of all requests a response complete at once answered hold the same one
+/// (``ImmediateAnswer``).
+final class ServedResponse: Sendable {
+    let statusCode: Int
+    let headerFields: [String: String]
     /// The body sent: in-memory bytes are shared, a file is named (its bytes are read on export).
-    var body: MockResponse.Body
-    /// When the response was handed to the client (for a response complete at once, the
-    /// moment of the lookup that served it).
-    var date: Date
+    let body: MockResponse.Body
+    /// When the response was handed to the client; `nil` for a response complete at once,
+    /// handed over at the moment of the lookup that served it (the entry's ``RecordedRequest/date``).
+    let date: Date?
+
+    init(statusCode: Int, headerFields: [String: String], body: MockResponse.Body, date: Date?) {
+        self.statusCode = statusCode
+        self.headerFields = headerFields
+        self.body = body
+        self.date = date
+    }
 }
 
-extension ServedResponse {
-    /// A prepared payload (``MockResponse/HTTPPayload/preparedHeaderFields``) served whole to
-    /// `request`: without its body for `HEAD` and the statuses that forbid one.
-    init(completing http: MockResponse.HTTPPayload, to request: MockRequest, date: Date) {
-        let sendsBody = http.status.sendsBody(to: request.method)
-        self.init(
-            statusCode: http.status.code, headerFields: http.preparedHeaderFields ?? [:], body: sendsBody ? http.body : .none, date: date)
+/// A response that is complete the moment it is resolved, prepared once when it is registered:
+/// the values the transport hands the client and the journal keeps, so answering it builds
+/// nothing but the `HTTPURLResponse` (``MockResponse/completeAnswer(under:)``).
+final class ImmediateAnswer: Sendable {
+    let status: HTTPStatus
+    let headerFields: [String: String]
+    /// The body, `nil` when empty.
+    let body: Data?
+    /// The journal's record of it: whole, and without its body (for `HEAD` and the statuses
+    /// that forbid one).
+    private let served: ServedResponse
+    private let servedWithoutBody: ServedResponse
+
+    init(status: HTTPStatus, headerFields: [String: String], body: MockResponse.Body) {
+        self.status = status
+        self.headerFields = headerFields
+        if case .data(let data) = body, !data.isEmpty { self.body = data } else { self.body = nil }
+        served = ServedResponse(statusCode: status.code, headerFields: headerFields, body: body, date: nil)
+        servedWithoutBody = ServedResponse(statusCode: status.code, headerFields: headerFields, body: .none, date: nil)
+    }
+
+    /// The body sent to a `method` request, `nil` when none is.
+    func body(to method: HTTPMethod) -> Data? {
+        status.sendsBody(to: method) ? body : nil
+    }
+
+    /// The journal's record of serving it to a `method` request.
+    func served(to method: HTTPMethod) -> ServedResponse {
+        status.sendsBody(to: method) ? served : servedWithoutBody
     }
 }

@@ -40,15 +40,9 @@ struct Resolution: Sendable {
     let journalID: Int
     /// For an unmatched request, the near-miss report.
     var nearMissReport: String?
-    /// Whether the response is complete the moment it is resolved (``MockResponse/completeAnswer(under:)``):
+    /// The response when it is complete the moment it is resolved (``MockResponse/completeAnswer(under:)``):
     /// its journal entry already holds it as served, and the transport sends it at once.
-    var completesAtOnce = false
-
-    /// The payload to send at once when ``completesAtOnce``.
-    var completeAnswer: MockResponse.HTTPPayload? {
-        guard completesAtOnce, case .matched(_, let response) = answer, case .http(let http) = response.payload else { return nil }
-        return http
-    }
+    var completeAnswer: ImmediateAnswer?
 
     /// The response to serve: the route's, or the one the unmocked policy gives.
     var response: MockResponse {
@@ -97,6 +91,9 @@ final class Registry: Sendable {
         var reportedPendingRoutes: Set<Int> = []
         /// Scenario name → state; a scenario not listed is in `ScenarioState.started`.
         var scenarios: [String: String] = [:]
+        /// Whether a `waitForRequest(s)` waits, so journaling a request knows, in its own critical
+        /// section, whether to wake ``JournalWaiters`` (set by it, see there).
+        var hasWaiters = false
 
         func scenarioState(of scenario: String) -> String {
             scenarios[scenario] ?? ScenarioState.started
@@ -109,8 +106,7 @@ final class Registry: Sendable {
             nextJournalID += 1
             let entry = RecordedRequest(
                 request: request, isMatched: isMatched, route: route,
-                statusCode: outcome.statusCode, error: outcome.error, date: date,
-                nearMissReport: nil, id: nextJournalID, served: served)
+                statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served)
             journal.append(entry)
             return entry
         }
@@ -142,11 +138,12 @@ final class Registry: Sendable {
                 // critical section, with no second one after it is sent.
                 let complete = response.completeAnswer(under: settings)
                 let entry = appendJournal(
-                    matched, isMatched: true, route: route.name, outcome: response.outcome, date: date,
-                    served: complete.map { ServedResponse(completing: $0, to: request, date: date) })
+                    matched, isMatched: true, route: route.name,
+                    outcome: complete.map { ($0.status.code, nil) } ?? response.outcome, date: date,
+                    served: complete?.served(to: request.method))
                 return Resolution(
                     answer: .matched(route: route.name, response: response), request: matched, settings: settings, journalID: entry.id,
-                    completesAtOnce: complete != nil)
+                    completeAnswer: complete)
             }
             return nil
         }
@@ -186,8 +183,8 @@ final class Registry: Sendable {
 
     /// The key–value store of handlers and templates (`HTTPMock.store`).
     let store = MockStore()
-    /// `waitForRequest` / `waitForRequests`, woken after every journal append.
-    let waiters = JournalWaiters()
+    /// `waitForRequest` / `waitForRequests`, woken after a journal append while anyone waits.
+    let waiters: JournalWaiters
 
     /// The session `.passthrough` requests are sent with; `nil` means ``defaultPassthroughSession``.
     private let customPassthroughSession: URLSession?
@@ -216,6 +213,8 @@ final class Registry: Sendable {
     init(passthroughSession: URLSession?, creationLocation: SourceLocation) {
         self.customPassthroughSession = passthroughSession
         self.creationLocation = creationLocation
+        let state = self.state
+        self.waiters = JournalWaiters(announce: { waiting in state.withLock { $0.hasWaiters = waiting } })
     }
 
     /// One registration of a batch: responses for a route key.
@@ -297,13 +296,13 @@ final class Registry: Sendable {
         // and costs little: lookup, choice and pop share one critical section, on the current
         // routes. If that finds no route with a response, nothing was changed and the full path
         // below runs (it journals the miss and writes the near-miss report).
-        let direct = state.withLock { state -> Resolution? in
-            guard let matching = Self.matchingRoutes(for: request, in: state.routes, runningUserCode: false) else { return nil }
-            return state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted)
+        let (direct, wakesWaiters) = state.withLock { state -> (Resolution?, Bool) in
+            guard let matching = Self.matchingRoutes(for: request, in: state.routes, runningUserCode: false) else { return (nil, false) }
+            return (state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted), state.hasWaiters)
         }
         if let direct {
             compacted = []
-            waiters.journaled { journal }
+            if wakesWaiters { waiters.journaled { journal } }
             return direct
         }
         let snapshot = state.withLock { $0.routes }
@@ -558,15 +557,15 @@ extension MockResponse {
     /// (``HTTPPayload/completesAtOnce``: nothing to follow, store or read), that starts now
     /// (`.instant` without a `defaultDelay`, or `.delayed(0)`), and whose match no log handler
     /// reports. The in-process transport answers it inside `startLoading`, without an exchange.
-    func completeAnswer(under settings: SettingsSnapshot) -> HTTPPayload? {
-        guard case .http(let http) = payload, http.completesAtOnce else { return nil }
+    func completeAnswer(under settings: SettingsSnapshot) -> ImmediateAnswer? {
+        guard let immediate else { return nil }
         switch delivery.kind {
         case .instant: guard settings.value.defaultDelay == 0 else { return nil }
         case .delayed(let seconds): guard seconds == 0 else { return nil }
         case .throttled, .never, .held: return nil
         }
         if let handler = settings.value.logHandler, !handler.ignoresMatches { return nil }
-        return http
+        return immediate
     }
 
     /// What the journal records for serving this response.

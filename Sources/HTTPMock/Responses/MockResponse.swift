@@ -76,12 +76,25 @@ public struct MockResponse: Sendable {
         var lifetime: Lifetime
         var delivery: Delivery
         var transition: ScenarioTransition?
+        /// The payload prepared for answering at once, when it completes at once
+        /// (``HTTPPayload/completesAtOnce``): made here, once, not per request.
+        let immediate: ImmediateAnswer?
 
-        init(payload: Payload, lifetime: Lifetime, delivery: Delivery, transition: ScenarioTransition?) {
+        init(
+            payload: Payload, lifetime: Lifetime, delivery: Delivery, transition: ScenarioTransition?,
+            immediate: ImmediateAnswer? = nil
+        ) {
             self.payload = payload
             self.lifetime = lifetime
             self.delivery = delivery
             self.transition = transition
+            if let immediate {
+                self.immediate = immediate
+            } else if case .http(let http) = payload, http.completesAtOnce, let headerFields = http.preparedHeaderFields {
+                self.immediate = ImmediateAnswer(status: http.status, headerFields: headerFields, body: http.body)
+            } else {
+                self.immediate = nil
+            }
         }
     }
 
@@ -90,12 +103,16 @@ public struct MockResponse: Sendable {
     private mutating func uniqueStorage() -> Storage {
         if !isKnownUniquelyReferenced(&storage) {
             storage = Storage(
-                payload: storage.payload, lifetime: storage.lifetime, delivery: storage.delivery, transition: storage.transition)
+                payload: storage.payload, lifetime: storage.lifetime, delivery: storage.delivery, transition: storage.transition,
+                immediate: storage.immediate)
         }
         return storage
     }
 
     var payload: Payload { storage.payload }
+
+    /// The payload prepared for answering at once; `nil` unless it completes at once.
+    var immediate: ImmediateAnswer? { storage.immediate }
 
     /// How many requests this response answers. See ``Lifetime``.
     public var lifetime: Lifetime {

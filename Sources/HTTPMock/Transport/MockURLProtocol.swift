@@ -133,15 +133,11 @@ class MockURLProtocol: URLProtocol {
     /// platform does for a valid status: the exchange then fails the request).
     /// - Returns: whether it answered.
     private func answerAtOnce(_ resolution: Resolution, client: any URLProtocolClient) -> Bool {
-        guard let http = resolution.completeAnswer, let headerFields = http.preparedHeaderFields,
+        guard let answer = resolution.completeAnswer,
             let response = HTTPURLResponse(
-                url: resolution.request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headerFields)
+                url: resolution.request.url, statusCode: answer.status.code, httpVersion: "HTTP/1.1", headerFields: answer.headerFields)
         else { return false }
-        var body: Data?
-        if http.status.sendsBody(to: resolution.request.method), case .data(let data) = http.body, !data.isEmpty {
-            body = data
-        }
-        Exchange.sendComplete(response, body: body, to: client, from: self)
+        Exchange.sendComplete(response, body: answer.body(to: resolution.request.method), to: client, from: self)
         return true
     }
 
