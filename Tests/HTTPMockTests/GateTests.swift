@@ -169,6 +169,29 @@ struct GateTests {
         }
     }
 
+    @Test("stress: a wait starting while a request is answered at once sees it, whichever comes first (no lost wake-up)")
+    func waitRacesAnAnswerAtOnce() async throws {
+        // Requests answered at once wake waits only when the registry knows someone waits; a
+        // wait announces itself before reading the journal. A wake-up lost between the two
+        // would leave one of these waits to time out.
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        mock.addResponses(forPath: "/item", responses: [.plaintext("ok", lifetime: .eternal)])
+        let session = mock.urlSession
+        let rounds = 200
+        var taken: Set<String> = []
+        for round in 0..<rounds {
+            async let sent = session.reply("https://example.com/item?round=\(round)")
+            async let seen = mock.waitForRequest(to: "/item", timeout: 10)
+            let (reply, entry) = try await (sent, seen)
+            #expect(reply.text == "ok")
+            taken.insert(entry.request.url.absoluteString)
+        }
+        // Every wait returned a request no earlier wait had returned.
+        #expect(taken.count == rounds)
+        await #expect(throws: HTTPMockError.self) { try await mock.waitForRequest(to: "/item", timeout: 0.05) }
+    }
+
     @Test("cancelling a wait ends it with CancellationError")
     func cancelWait() async throws {
         let mock = HTTPMock()

@@ -38,6 +38,22 @@ struct JournalTests {
         #expect(journal[2].statusCode == 404)
     }
 
+    @Test("an entry stays small: every request of a run is kept, so its size is per-request memory")
+    func entrySize() async throws {
+        // Benchmarks/README.md, "fourth round": halving the entry (160 → 80 bytes) was part of
+        // what brought the per-request overhead down. A field most entries never set belongs in
+        // the entry's rare part, not inline.
+        #expect(MemoryLayout<RecordedRequest>.stride <= 80)
+        let mock = HTTPMock()
+        mock.addResponses(forPath: "/a", responses: [.empty()])
+        _ = try await mock.urlSession.reply("https://example.com/a")
+        _ = try await mock.urlSession.reply("https://example.com/b")
+        // The fields kept out of line still read and write as before.
+        #expect(mock.recordedRequests[0].error == nil && mock.recordedRequests[0].nearMissReport == nil)
+        #expect(mock.recordedRequests[1].nearMissReport?.contains("/b") == true)
+        #expect(mock.recordedRequests[1].statusCode == 404)
+    }
+
     @Test("requests(to:method:) filters by normalised path and method")
     func requestsTo() async throws {
         let mock = HTTPMock()

@@ -106,43 +106,44 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// (`RequestModelTests.plainURLsReadAsFoundationDoes`).
     static func plainParts(of url: URL) -> (scheme: String, host: String, path: String, query: String?)? {
         let string = url.absoluteString
-        let bytes = string.utf8
-        let scheme: String
-        var index: String.Index
-        if bytes.starts(with: "https://".utf8) {
-            scheme = "https"
-            index = bytes.index(bytes.startIndex, offsetBy: 8)
-        } else if bytes.starts(with: "http://".utf8) {
-            scheme = "http"
-            index = bytes.index(bytes.startIndex, offsetBy: 7)
-        } else {
-            return nil
+        // Over the bytes themselves: a `String.Index` walk costs several times more.
+        let parts = string.utf8.withContiguousStorageIfAvailable { bytes -> (String, String, String, String?)? in
+            func text(_ range: Range<Int>) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            let scheme: String
+            var index: Int
+            if bytes.starts(with: "https://".utf8) {
+                (scheme, index) = ("https", 8)
+            } else if bytes.starts(with: "http://".utf8) {
+                (scheme, index) = ("http", 7)
+            } else {
+                return nil
+            }
+            let hostStart = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") { break }
+                let isNameByte =
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                    || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                guard isNameByte else { return nil }
+                index += 1
+            }
+            guard index > hostStart else { return nil }
+            let hostEnd = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "?") {
+                if bytes[index] == UInt8(ascii: "#") { return nil }
+                index += 1
+            }
+            let pathEnd = index
+            var query: String?
+            if index < bytes.count {
+                guard !bytes[(index + 1)...].contains(UInt8(ascii: "#")) else { return nil }
+                query = text((index + 1)..<bytes.count)
+            }
+            return (scheme, text(hostStart..<hostEnd), text(hostEnd..<pathEnd), query)
         }
-        let hostStart = index
-        while index < bytes.endIndex {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") { break }
-            let isNameByte =
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
-            guard isNameByte else { return nil }
-            index = bytes.index(after: index)
-        }
-        guard index > hostStart else { return nil }
-        let host = String(string[hostStart..<index])
-        let pathStart = index
-        while index < bytes.endIndex, bytes[index] != UInt8(ascii: "?") {
-            if bytes[index] == UInt8(ascii: "#") { return nil }
-            index = bytes.index(after: index)
-        }
-        let path = String(string[pathStart..<index])
-        var query: String?
-        if index < bytes.endIndex {
-            let rest = string[bytes.index(after: index)...]
-            if rest.utf8.contains(UInt8(ascii: "#")) { return nil }
-            query = String(rest)
-        }
-        return (scheme, host, path, query)
+        guard let parts, let parts else { return nil }
+        return parts
     }
 
     /// The percent-encoded path and query and the host of `url`. URL's own accessors where they

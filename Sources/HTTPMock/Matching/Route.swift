@@ -89,6 +89,9 @@ final class Route: Sendable {
     let location: SourceLocation?
     /// `key.description`, computed once: the journal records it for every request.
     let name: String
+    /// Whether matching it may run user code or parse a body (a predicate, a body matcher):
+    /// such matching runs outside the registry's lock. Read for every candidate of every request.
+    let runsUserCode: Bool
 
     init(key: RouteKey, specificity: Specificity, order: Int, location: SourceLocation? = nil) {
         self.key = key
@@ -96,6 +99,7 @@ final class Route: Sendable {
         self.order = order
         self.location = location
         self.name = key.description
+        self.runsUserCode = key.body != nil || key.predicate != nil
     }
 
     /// Whether `self` takes precedence over `other`.

@@ -7,7 +7,7 @@
 /// chunks (copy-on-write), so taking a snapshot under the registry's lock costs one retain per
 /// chunk array, and an append after a snapshot copies only the last chunk.
 struct Journal: RandomAccessCollection, MutableCollection, Sendable {
-    /// Entries per chunk: 256 × 160 bytes, small enough for malloc's heap rather than `mmap`.
+    /// Entries per chunk: 256 × 80 bytes, small enough for malloc's heap rather than `mmap`.
     private static let chunkCapacity = 256
 
     private var chunks: [[RecordedRequest]] = []

@@ -99,16 +99,17 @@ final class Registry: Sendable {
             scenarios[scenario] ?? ScenarioState.started
         }
 
+        /// Journals a request; returns its entry's ID (the entry is `journal[journal.count - 1]`).
         mutating func appendJournal(
             _ request: MockRequest, isMatched: Bool, route: String?,
             outcome: (statusCode: Int?, error: (any Error)?), date: Date, served: ServedResponse? = nil
-        ) -> RecordedRequest {
+        ) -> Int {
             nextJournalID += 1
-            let entry = RecordedRequest(
-                request: request, isMatched: isMatched, route: route,
-                statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served)
-            journal.append(entry)
-            return entry
+            journal.append(
+                RecordedRequest(
+                    request: request, isMatched: isMatched, route: route,
+                    statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served))
+            return nextJournalID
         }
 
         /// Pops the response of the first route of `matching` (positions in `snapshot`, or in the
@@ -121,7 +122,7 @@ final class Registry: Sendable {
         /// and the transition share the caller's critical section, so two concurrent requests
         /// cannot both see the state before a transition.
         mutating func popFirst(
-            of matching: [(Int, [String: String])], in snapshot: Routes?, for request: MockRequest, date: Date,
+            of matching: Matches, in snapshot: Routes?, for request: MockRequest, date: Date,
             compacted: inout [MockResponse]
         ) -> Resolution? {
             for (position, parameters) in matching {
@@ -137,12 +138,12 @@ final class Registry: Sendable {
                 // A response complete at once is served now: journaled as served in this
                 // critical section, with no second one after it is sent.
                 let complete = response.completeAnswer(under: settings)
-                let entry = appendJournal(
+                let journalID = appendJournal(
                     matched, isMatched: true, route: route.name,
                     outcome: complete.map { ($0.status.code, nil) } ?? response.outcome, date: date,
                     served: complete?.served(to: request.method))
                 return Resolution(
-                    answer: .matched(route: route.name, response: response), request: matched, settings: settings, journalID: entry.id,
+                    answer: .matched(route: route.name, response: response), request: matched, settings: settings, journalID: journalID,
                     completeAnswer: complete)
             }
             return nil
@@ -306,18 +307,18 @@ final class Registry: Sendable {
             return direct
         }
         let snapshot = state.withLock { $0.routes }
-        let matching = Self.matchingRoutes(for: request, in: snapshot, runningUserCode: true) ?? []
+        let matching = Self.matchingRoutes(for: request, in: snapshot, runningUserCode: true) ?? Matches()
         let (decided, queues, scenarios): (Resolution, [NearMissAnalysis.QueueState], [String: String]) = state.withLock { state in
             if let resolution = state.popFirst(of: matching, in: snapshot, for: request, date: date, compacted: &compacted) {
                 return (resolution, [], [:])
             }
             let policy = state.settings.value.unmockedPolicy
-            var entry = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
+            _ = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
             if case .passthrough = policy.kind {
             } else {
-                entry.countsAsMiss = true
-                state.journal[state.journal.count - 1] = entry
+                state.journal[state.journal.count - 1].countsAsMiss = true
             }
+            let entry = state.journal[state.journal.count - 1]
             if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
             let queues = snapshot.routes.map { state.queueState(of: $0) }
             return (
@@ -341,12 +342,12 @@ final class Registry: Sendable {
     /// Positions of the routes that match `request`, most specific first, with their captured
     /// path parameters. Without `runningUserCode`, `nil` when a candidate has a body matcher
     /// (which may parse a large body) or a predicate (user code): such matching runs outside the lock.
-    static func matchingRoutes(for request: MockRequest, in snapshot: Routes, runningUserCode: Bool) -> [(Int, [String: String])]? {
+    static func matchingRoutes(for request: MockRequest, in snapshot: Routes, runningUserCode: Bool) -> Matches? {
         let positions = snapshot.index.candidates(
             host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath, segments: { request.pathSegments })
-        guard !positions.isEmpty else { return [] }
+        guard !positions.isEmpty else { return Matches() }
         if !runningUserCode {
-            for position in positions where snapshot.routes[position].key.body != nil || snapshot.routes[position].key.predicate != nil {
+            for position in positions where snapshot.routes[position].runsUserCode {
                 return nil
             }
         }
@@ -354,8 +355,7 @@ final class Registry: Sendable {
         // captured by a non-escaping closure, so a request allocates nothing for it.
         var parsed: JSONValue??
         var segments: [String]?
-        var matching: [(Int, [String: String])] = []
-        matching.reserveCapacity(positions.count)
+        var matching = Matches()
         for position in positions {
             let route = snapshot.routes[position]
             guard
@@ -378,10 +378,43 @@ final class Registry: Sendable {
             }
             matching.append((position, parameters))
         }
-        if matching.count > 1 {
-            matching.sort { snapshot.routes[$0.0].precedes(snapshot.routes[$1.0]) }
-        }
+        matching.sort { snapshot.routes[$0.0].precedes(snapshot.routes[$1.0]) }
         return matching
+    }
+
+    /// The routes a request matches, as positions with captured path parameters, most specific
+    /// first. Usually one: that one is kept inline, so a lookup allocates no array for it.
+    struct Matches: Sequence {
+        private var first: (Int, [String: String])?
+        private var others: [(Int, [String: String])] = []
+
+        mutating func append(_ match: (Int, [String: String])) {
+            if first == nil { first = match } else { others.append(match) }
+        }
+
+        /// Sorts by `precedes`; nothing to do for fewer than two.
+        mutating func sort(by precedes: ((Int, [String: String]), (Int, [String: String])) -> Bool) {
+            guard let first, !others.isEmpty else { return }
+            var all = [first] + others
+            all.sort(by: precedes)
+            self.first = all[0]
+            others = Array(all.dropFirst())
+        }
+
+        func makeIterator() -> Iterator { Iterator(matches: self) }
+
+        struct Iterator: IteratorProtocol {
+            fileprivate let matches: Matches
+            private var index = -1
+
+            fileprivate init(matches: Matches) { self.matches = matches }
+
+            mutating func next() -> (Int, [String: String])? {
+                defer { index += 1 }
+                if index == -1 { return matches.first }
+                return index < matches.others.count ? matches.others[index] : nil
+            }
+        }
     }
 
     /// Journals a request that the transport answered without a lookup (an unsupported task).
