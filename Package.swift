@@ -48,7 +48,7 @@ let package = Package(
             exclude: ["Support/test_server.py"],
             resources: [.copy("Fixtures"), .copy("Mocks"), .process("Resources")]
         ),
-        // bstien/HTTPMock's spellings, as its users wrote them (Sources/HTTPMock/HTTPMock.docc/Migrating.md).
+        // bstien/HTTPMock's spellings, as its users wrote them (Docs/HTTPMock.docc/Migrating.md).
         .testTarget(name: "HTTPMockMigrationTests", dependencies: ["HTTPMock"]),
         .testTarget(
             name: "HTTPMockServerTests",

@@ -2,7 +2,7 @@ import Foundation
 
 // bstien/HTTPMock's instance API (October 2025), so code written against it compiles
 // unchanged. Each deprecated spelling says what to write instead; the Migrating article
-// (Sources/HTTPMock/HTTPMock.docc/Migrating.md) maps them.
+// (Docs/HTTPMock.docc/Migrating.md) maps them.
 
 extension HTTPMock {
     /// The session `.passthrough` requests (by ``unmockedPolicy`` or by

@@ -66,7 +66,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.")
 
     @Argument(
-        help: "The mocks folder (Espresso-Martini layout, see Sources/HTTPMock/HTTPMock.docc/MockFiles.md). Default: the current folder.")
+        help: "The mocks folder (Espresso-Martini layout, see Docs/HTTPMock.docc/MockFiles.md). Default: the current folder.")
     var folder: String?
 
     @Option(help: "The address to bind. Default: 127.0.0.1 (configuration.json: hostname).")

@@ -204,7 +204,7 @@ struct GateTests {
     }
 }
 
-// The worked example of Sources/HTTPMock/HTTPMock.docc/Streams.md, as written there.
+// The worked example of Docs/HTTPMock.docc/Streams.md, as written there.
 
 @MainActor final class ProfileModel {
     private(set) var isLoading = false

@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 // SPEC §11, the promises that can be proved inside the test process. The Guarantees article
-// (Sources/HTTPMock/HTTPMock.docc/Guarantees.md) lists which test proves which promise.
+// (Docs/HTTPMock.docc/Guarantees.md) lists which test proves which promise.
 
 @Suite("Trust: no network for other schemes")
 struct TrustSchemeTests {

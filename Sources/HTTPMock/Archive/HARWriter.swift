@@ -24,7 +24,7 @@ enum HARWriter {
             case .file(let url): response.body = (try? Data(contentsOf: url, options: .alwaysMapped)) ?? Data()
             case .events(let source):
                 // A fixed stream is written as the bytes the client received; the events of a
-                // dynamic stream were not kept, so its body is empty (Sources/HTTPMock/HTTPMock.docc/Recording.md).
+                // dynamic stream were not kept, so its body is empty (Docs/HTTPMock.docc/Recording.md).
                 if case .fixed(let events, _) = source.kind { response.body = Data(events.map(\.framed).joined().utf8) }
             }
             response.mimeType = HARHeader.value("Content-Type", in: response.headers) ?? ""

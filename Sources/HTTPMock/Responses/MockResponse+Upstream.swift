@@ -2,7 +2,7 @@ import Foundation
 
 // bstien/HTTPMock's spellings (its public API of October 2025), so code written against it
 // compiles unchanged. Each deprecated one says what to write instead; the Migrating article
-// (Sources/HTTPMock/HTTPMock.docc/Migrating.md) maps them all.
+// (Docs/HTTPMock.docc/Migrating.md) maps them all.
 
 extension MockResponse {
     /// bstien/HTTPMock's name for ``HTTPStatus``; the same type.

@@ -14,7 +14,7 @@ extension Exchange {
             fail(
                 HTTPMockError(
                     .unsupportedTask,
-                    "HTTPMock could not reach the task's work queue to run a dynamic response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"
+                    "HTTPMock could not reach the task's work queue to run a dynamic response; see Docs/HTTPMock.docc/LinuxNotes.md"
                 ))
             return
         }

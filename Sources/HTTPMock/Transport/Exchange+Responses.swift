@@ -96,7 +96,7 @@ extension Exchange {
                 fail(
                     HTTPMockError(
                         .unsupportedTask,
-                        "HTTPMock could not reach the task's work queue to stream its body; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"
+                        "HTTPMock could not reach the task's work queue to stream its body; see Docs/HTTPMock.docc/LinuxNotes.md"
                     ))
                 return
             }

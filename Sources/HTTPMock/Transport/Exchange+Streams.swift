@@ -36,7 +36,7 @@ extension Exchange {
             fail(
                 HTTPMockError(
                     .unsupportedTask,
-                    "HTTPMock could not reach the task's work queue to stream events; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"))
+                    "HTTPMock could not reach the task's work queue to stream events; see Docs/HTTPMock.docc/LinuxNotes.md"))
             return
         }
         let incremental = reportsToDelegate

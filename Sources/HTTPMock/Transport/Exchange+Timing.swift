@@ -24,7 +24,7 @@ extension Exchange {
             fail(
                 HTTPMockError(
                     .unsupportedTask,
-                    "HTTPMock could not reach the task's work queue to delay the response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md"
+                    "HTTPMock could not reach the task's work queue to delay the response; see Docs/HTTPMock.docc/LinuxNotes.md"
                 ))
             return
         }

@@ -169,7 +169,7 @@ final class Exchange: @unchecked Sendable {
             fail(
                 HTTPMockError(
                     .unsupportedTask,
-                    "HTTPMock could not reach the task's work queue to hold the response; see Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md")
+                    "HTTPMock could not reach the task's work queue to hold the response; see Docs/HTTPMock.docc/LinuxNotes.md")
             )
             return
         }

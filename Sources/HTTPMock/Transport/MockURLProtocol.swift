@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// It decides where a request goes and answers a response that is complete the moment it is
 /// resolved itself (``Resolution/completeAnswer``, the usual case); ``Exchange`` carries out
-/// everything else. FoundationNetworking rules both follow (Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md has the evidence):
+/// everything else. FoundationNetworking rules both follow (Docs/HTTPMock.docc/LinuxNotes.md has the evidence):
 /// - every client call happens on the task's own serial work queue;
 /// - nothing reaches the client after the request finished or after `stopLoading`;
 /// - a response is always sent before finishing;

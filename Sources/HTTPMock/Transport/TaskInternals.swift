@@ -7,7 +7,7 @@ import FoundationNetworking
 /// What FoundationNetworking keeps inside a `URLSessionTask` and does not show a protocol,
 /// read by reflection (`Mirror`). Every accessor degrades to `nil` if a future
 /// FoundationNetworking renames the field; the Linux notes
-/// (Sources/HTTPMock/HTTPMock.docc/LinuxNotes.md) list what then stops working.
+/// (Docs/HTTPMock.docc/LinuxNotes.md) list what then stops working.
 ///
 /// Verified on Swift 6.3.1 (Linux): `URLSessionTask` has `workQueue: DispatchQueue` (the
 /// serial queue `startLoading` runs on; every client call must happen on it), `session:
