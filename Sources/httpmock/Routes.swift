@@ -2,22 +2,21 @@
 import ArgumentParser
 import Foundation
 import HTTPMock
-import HTTPMockServer
 
 /// `httpmock routes` (alias `endpoints`): lists the routes the mocks would register.
 struct Routes: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List the routes of a mocks folder.", aliases: ["endpoints"])
 
-    @Argument(help: "The mocks folder. Default: the current folder.")
-    var folder: String?
-
-    @Option(help: "The mocks folder, as Espresso-Martini names it (same as FOLDER).")
-    var requestsFolder: String?
+    @OptionGroup var source: SourceOptions
 
     func run() throws {
-        let mock = try loadedMock(from: try mocksFolder(folder, requestsFolder: requestsFolder))
+        let mock = HTTPMock()
+        _ = try source.load(into: mock, mocksFolder: try source.mocksFolder())
         let routes = mock.describeRoutes()
         say(routes.isEmpty ? "No routes." : routes)
+        if !source.fileDir.isEmpty {
+            say("GET, HEAD of any path no route answers: the files of \(source.fileDir.joined(separator: ", "))")
+        }
     }
 }
 #endif
