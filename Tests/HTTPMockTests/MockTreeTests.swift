@@ -187,6 +187,9 @@ struct MockTreeTests {
         (#"{"delay": -1}"#, ": delay must be a number of seconds from 0 to 86400, got the number -1"),
         (#"{"delay": "0.5"}"#, #": delay must be a number of seconds from 0 to 86400, got the string "0.5""#),
         (#"{"delay": {}}"#, ": delay must be a number of seconds from 0 to 86400, got an object"),
+        // Finite but huge: refused at load rather than trapped when the server converts it.
+        (#"{"delay": 1e11}"#, ": delay must be a number of seconds from 0 to 86400, got the number 100000000000"),
+        (#"{"delay": 1e300}"#, ": delay must be a number of seconds from 0 to 86400, got the number 1e+300"),
         (#"{"lifetime": "forever"}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got the string "forever""#),
         (#"{"lifetime": 0}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got the number 0"#),
         (#"{"lifetime": 1.5}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got the number 1.5"#),
