@@ -34,6 +34,17 @@ enum CLIConfiguration {
         return nil
     }
 
+    /// A note when the mocks folder holds a `configuration.json` (a settings file, never a route
+    /// file) that is not the settings file in use, so it is not silently ignored.
+    static func unusedSettingsFile(in mocksFolder: URL?, using settingsPath: String?) -> String? {
+        guard let mocksFolder, let settingsPath else { return nil }
+        let inFolder = mocksFolder.appendingPathComponent(fileName)
+        guard FileManager.default.fileExists(atPath: inFolder.path) else { return nil }
+        let used = URL(fileURLWithPath: settingsPath).standardizedFileURL.resolvingSymlinksInPath()
+        guard used != inFolder.standardizedFileURL.resolvingSymlinksInPath() else { return nil }
+        return "httpmock: \(inFolder.path) is not read: the settings come from \(settingsPath)"
+    }
+
     /// The settings of the file at `path` (none for `nil`).
     /// - Throws: `ValidationError` naming the file, the key and the value received.
     static func load(_ path: String?) throws -> ServerSettings {

@@ -59,6 +59,7 @@ struct Serve: AsyncParsableCommand {
         let folder = try source.mocksFolder()
         let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
         let file = try CLIConfiguration.load(settingsPath)
+        if let note = CLIConfiguration.unusedSettingsFile(in: folder, using: settingsPath) { say(note) }
         // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
         let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
