@@ -298,7 +298,9 @@ final class Registry: Sendable {
         // routes. If that finds no route with a response, nothing was changed and the full path
         // below runs (it journals the miss and writes the near-miss report).
         let (direct, wakesWaiters) = state.withLock { state -> (Resolution?, Bool) in
-            guard let matching = Self.matchingRoutes(for: request, in: state.routes, runningUserCode: false) else { return (nil, false) }
+            guard let matching = Self.matchingRoutesFallingBackToGet(for: request, in: state.routes, runningUserCode: false) else {
+                return (nil, false)
+            }
             return (state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted), state.hasWaiters)
         }
         if let direct {
@@ -307,7 +309,7 @@ final class Registry: Sendable {
             return direct
         }
         let snapshot = state.withLock { $0.routes }
-        let matching = Self.matchingRoutes(for: request, in: snapshot, runningUserCode: true) ?? Matches()
+        let matching = Self.matchingRoutesFallingBackToGet(for: request, in: snapshot, runningUserCode: true) ?? Matches()
         let (decided, queues, scenarios): (Resolution, [NearMissAnalysis.QueueState], [String: String]) = state.withLock { state in
             if let resolution = state.popFirst(of: matching, in: snapshot, for: request, date: date, compacted: &compacted) {
                 return (resolution, [], [:])
