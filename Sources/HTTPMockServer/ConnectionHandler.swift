@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import HTTPMock
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -34,6 +35,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// A request being answered: from its end until its response ends.
     private struct Answering {
         let id: Int
+        let version: HTTPVersion
+        /// Set by the request's task once it starts writing the response.
+        let writing = WritingFlag()
         var task: Task<Void, Never>?
     }
 
@@ -133,7 +137,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         if case ChannelEvent.inputClosed = event {
             // A request followed by a half-close is answered first (SPEC §13).
             isInputClosed = true
-            if answering == nil, incoming == nil { context.close(promise: nil) }
+            if let answering {
+                scheduleProbe(of: answering, context: context)
+            } else if incoming == nil {
+                context.close(promise: nil)
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -155,6 +163,26 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             writeRefusal(context: context, status: refusal.status, reason: refusal.reason)
         } else if isInputClosed, incoming == nil {
             context.close(promise: nil)
+        }
+    }
+
+    /// A client that half-closed (`shutdown(SHUT_WR)`) and one that closed look the same until
+    /// something is sent to them. When the answer is still being computed half a second after
+    /// the client's side ended (a delay, a gate, a slow handler), an interim `100 Continue`
+    /// (which HTTP/1.1 clients accept before any response) goes out: the kernel of a client that
+    /// is gone answers it with a reset, which closes the channel and cancels the request's
+    /// handler or gate; a client that only half-closed reads it and then the answer.
+    private func scheduleProbe(of answering: Answering, context: ChannelHandlerContext) {
+        guard answering.version.major == 1, answering.version.minor >= 1 else { return }
+        let id = answering.id
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .milliseconds(500)) {
+            let (handler, context) = bound.value
+            guard let answering = handler.answering, answering.id == id else { return }
+            answering.writing.unlessStarted {
+                let interim = HTTPResponseHead(version: .http1_1, status: .continue)
+                context.writeAndFlush(handler.wrapOutboundOut(.head(interim)), promise: nil)
+            }
         }
     }
 
@@ -231,7 +259,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             reject(context: context, status: .badRequest, reason: "HTTPMock: the request target \(head.uri) is not a URL.\n")
             return
         }
-        answering = Answering(id: id, task: nil)
+        answering = Answering(id: id, version: head.version)
+        let writing = answering?.writing
         let site = self.site
         let channel = context.channel
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -243,6 +272,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let started = DispatchTime.now()
         answering?.task = Task {
             let answer = await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
+            writing?.start()
             let request = "\(method) \(head.uri)"
             let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive)
             if let onExchange = site.onExchange {
@@ -278,6 +308,23 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             return URL(string: site.impersonatedOrigin + path)
         }
         return URL(string: "http://\(host)\(path)")
+    }
+}
+#endif
+
+#if Server
+/// Whether a request's task has started writing its response; the event loop writes an interim
+/// response only before that (the task's writes reach the loop after the flag is set).
+final class WritingFlag: Sendable {
+    private let started = NIOLockedValueBox(false)
+
+    func start() { started.withLockedValue { $0 = true } }
+
+    /// Runs `body` (on the event loop) unless writing has started, holding the flag meanwhile.
+    func unlessStarted(_ body: () -> Void) {
+        started.withLockedValue { started in
+            if !started { body() }
+        }
     }
 }
 #endif
