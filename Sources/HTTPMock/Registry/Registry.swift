@@ -94,6 +94,8 @@ final class Registry: Sendable {
         /// Whether a `waitForRequest(s)` waits, so journaling a request knows, in its own critical
         /// section, whether to wake ``JournalWaiters`` (set by it, see there).
         var hasWaiters = false
+        /// How much of its history the journal keeps (Registry+JournalLimit.swift).
+        var journalLimits = JournalLimits()
 
         func scenarioState(of scenario: String) -> String {
             scenarios[scenario] ?? ScenarioState.started
@@ -105,10 +107,13 @@ final class Registry: Sendable {
             outcome: (statusCode: Int?, error: (any Error)?), date: Date, served: ServedResponse? = nil
         ) -> Int {
             nextJournalID += 1
-            journal.append(
-                RecordedRequest(
-                    request: request, isMatched: isMatched, route: route,
-                    statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served))
+            let (kept, droppedBodySize) = journalLimits.kept(request)
+            var entry = RecordedRequest(
+                request: kept, isMatched: isMatched, route: route,
+                statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served)
+            if let droppedBodySize { entry.droppedBodySize = droppedBodySize }
+            journal.append(entry)
+            journalLimits.enforce(on: &journal)
             return nextJournalID
         }
 
