@@ -88,7 +88,7 @@ extension HTTPMock {
     ///   - maximumRequestBody: The largest request body, in bytes, the server reads (default
     ///     64 MB); a larger one is answered 413 without being buffered beyond the limit.
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
-    /// - Throws: An ``HTTPMockError`` naming the address and the cause when it cannot be bound
+    /// - Throws: An `HTTPMockError` naming the address and the cause when it cannot be bound
     ///   (a port in use, an unknown host), or when an argument is out of range.
     public func startServer(
         host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
