@@ -39,6 +39,25 @@ struct ServerTrustTests {
         #expect(mock.recordedRequests.count == 30)
     }
 
+    @Test("30 keep-alive requests one after another, with delays; an idle timeout shorter than the total: none dropped")
+    func keepAliveUnderIdleTimeout() async throws {
+        mock.addResponses(forPath: "/k", responses: [.plaintext("ok", lifetime: .eternal, delivery: .delayed(0.05))])
+        try await serving(mock, idleTimeout: 0.4) { server in
+            let answered = try await blocking { () -> Int in
+                let client = try RawClient(port: server.port)
+                var answered = 0
+                for _ in 0..<30 {
+                    client.reset()
+                    try client.send("GET /k HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    if client.readResponse().hasSuffix("ok") { answered += 1 }
+                }
+                return answered
+            }
+            #expect(answered == 30)
+        }
+        #expect(mock.recordedRequests.count == 30)
+    }
+
     @Test("a client that disconnects during the second request on a connection cancels its handler")
     func disconnectCancelsTheSecondRequest() async throws {
         let cancelled = CancellationFlag()
