@@ -83,9 +83,32 @@ struct ServerTrustTests {
                 client.closeNow()
             }
             let deadline = Date().addingTimeInterval(5)
-            while !cancelled.isSet, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000_000 / 1000) }
+            while !cancelled.isSet, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
             #expect(cancelled.isSet)
         }
+    }
+
+    @Test("a client that disconnects during the second request on a connection stops waiting for its gate")
+    func disconnectForgetsTheGate() async throws {
+        let gate = ResponseGate()
+        mock.addResponses(forPath: "/first", responses: [.plaintext("first")])
+        mock.addResponses(forPath: "/held", responses: [.plaintext("held", delivery: .held(gate))])
+        try await serving(mock) { server in
+            let client = try await blocking {
+                let client = try RawClient(port: server.port)
+                try client.send(pipelined("/first", count: 1) + pipelined("/held", count: 1))
+                client.read(timeout: 5) { $0.hasSuffix("first") }
+                return client
+            }
+            var deadline = Date().addingTimeInterval(5)
+            while gate.heldCount == 0, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(gate.heldCount == 1)
+            client.closeNow()
+            deadline = Date().addingTimeInterval(5)
+            while gate.heldCount > 0, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
+            #expect(gate.heldCount == 0)
+        }
+        #expect(!gate.isReleased)
     }
 
     @Test(
