@@ -122,6 +122,14 @@ final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
         current.withLock { $0 = nil }
     }
 
+    /// The running XCTest test as `swift test --filter` selects it (`Class/testMethod`), if known.
+    static var runningTestFilter: String? {
+        guard let name = shared.current.withLock({ $0?.name }) else { return nil }
+        // "-[Class testMethod]" on Apple platforms, "Class.testMethod" elsewhere.
+        let parts = name.trimmingCharacters(in: CharacterSet(charactersIn: "-[]")).split(whereSeparator: { $0 == " " || $0 == "." })
+        return parts.count == 2 ? "\(parts[0])/\(parts[1])" : nil
+    }
+
     /// Records `message` on the running XCTest test case, if one is known; never falls back.
     static func recordOnRunningTestCase(_ message: String, at location: SourceLocation) -> Bool {
         // XCTest `fatalError`s on a failure recorded for a run that has stopped, and a run stops
