@@ -186,7 +186,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bodyData = body.map { Data($0.readableBytesView) }
         let started = DispatchTime.now()
         inFlight = Task {
-            let answer = await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
+            // The admin API answers its own paths: not journaled, never matched (SPEC §19).
+            let answer =
+                if let admin = site.admin, AdminAPI.handles(head.uri) {
+                    await admin.answer(method: method, uri: head.uri, headers: headers, body: bodyData)
+                } else {
+                    await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
+                }
             let statusCode = await ResponseWriter.send(answer, on: channel, keepAlive: keepAlive)
             if let onExchange = site.onExchange {
                 let outcome =

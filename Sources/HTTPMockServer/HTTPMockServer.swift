@@ -80,18 +80,24 @@ extension HTTPMock {
     ///   - port: The port; `0` (the default) picks a free one, see ``HTTPMockServer/port``.
     ///   - impersonating: The host that requests naming the server are matched as.
     ///   - idleTimeout: Seconds after which a connection with no request in flight is closed.
+    ///   - admin: Serve WireMock's admin API and the dashboard under `/__admin/` (SPEC §19,
+    ///     <doc:LiveControl>); off by default. Admin requests are not journaled and never match routes.
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
     /// - Throws: When the address cannot be bound (a port in use, an unknown host).
     public func startServer(
         host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
-        idleTimeout: TimeInterval = 60
+        idleTimeout: TimeInterval = 60, admin: Bool = false
     ) async throws -> HTTPMockServer {
-        try await startServer(host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout, onExchange: nil)
+        let api = admin ? AdminAPI(mock: self, token: nil) : nil
+        let server = try await startServer(
+            host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout, admin: api, onExchange: nil)
+        api?.setShutdownHandler { [weak server] in Task { await server?.stop() } }
+        return server
     }
 
-    /// ``startServer(host:port:impersonating:idleTimeout:)`` with a callback per exchange (the CLI's log).
+    /// ``startServer(host:port:impersonating:idleTimeout:admin:)`` with a callback per exchange (the CLI's log).
     package func startServer(
-        host: String, port: Int, impersonating: String?, idleTimeout: TimeInterval,
+        host: String, port: Int, impersonating: String?, idleTimeout: TimeInterval, admin: AdminAPI? = nil,
         onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     ) async throws -> HTTPMockServer {
         guard idleTimeout > 0, idleTimeout.isFinite else {
@@ -101,7 +107,7 @@ extension HTTPMock {
             throw HTTPMockError(.invalidRegistration, "startServer: port must be in 0...65535, got \(port)")
         }
         let connections = Connections()
-        let site = ServingSite(mock: self, boundHost: host, impersonating: impersonating, onExchange: onExchange)
+        let site = ServingSite(mock: self, boundHost: host, impersonating: impersonating, admin: admin, onExchange: onExchange)
         let idle = TimeAmount.nanoseconds(Int64(idleTimeout * 1_000_000_000))
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
@@ -160,11 +166,17 @@ final class ServingSite: Sendable {
     let mock: HTTPMock
     let boundHost: String
     let onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
+    /// The admin API (SPEC §19), asked first for paths under `/__admin`.
+    let admin: AdminAPI?
     private let impersonating: String?
     private let boundPort = NIOLockedValueBox(0)
 
-    init(mock: HTTPMock, boundHost: String, impersonating: String?, onExchange: (@Sendable (ServedExchangeRecord) -> Void)?) {
+    init(
+        mock: HTTPMock, boundHost: String, impersonating: String?, admin: AdminAPI? = nil,
+        onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
+    ) {
         self.mock = mock
+        self.admin = admin
         self.boundHost = boundHost
         self.impersonating = impersonating
         self.onExchange = onExchange

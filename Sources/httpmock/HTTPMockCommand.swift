@@ -99,6 +99,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A directory of static files served by path for GET (repeatable; the first that holds the file answers).")
     var fileDir: [String] = []
 
+    @OptionGroup(title: "Live control (WireMock admin API, dashboard, forwarding)")
+    var wireMock: WireMockOptions
+
     func run() async throws {
         let file = try ServerConfiguration.load(explicitPath: configuration)
         let levelName = (logLevel ?? file.logLevel ?? "INFO").uppercased()
@@ -112,15 +115,18 @@ struct Serve: AsyncParsableCommand {
         guard delay >= 0, delay.isFinite else { throw ValidationError("--delay must be a number of seconds ≥ 0, got \(delay).") }
 
         // The current folder is read as a mocks folder only when nothing else is given to serve.
-        let servesFolder = folder != nil || requestsFolder != nil || (har.isEmpty && fileDir.isEmpty)
+        let servesFolder = folder != nil || requestsFolder != nil || (har.isEmpty && fileDir.isEmpty && wireMock.wiremockRoot == nil)
         let mock = try loadedMock(
             from: servesFolder ? try mocksFolder(folder, requestsFolder: requestsFolder) : nil,
             har: har, fileDirectories: fileDir)
         mock.defaultDelay = delay
+        let admin = try wireMock.apply(to: mock, host: host)
+        admin?.setShutdownHandler { kill(getpid(), SIGTERM) }
         mock.logHandler = { event in
             if !event.isMatched, level.printsMisses { say(event.nearMissReport ?? "\(event)") }
         }
-        let server = try await mock.startServer(host: host, port: port, impersonating: impersonate, idleTimeout: 60) { record in
+        let server = try await mock.startServer(host: host, port: port, impersonating: impersonate, idleTimeout: 60, admin: admin) {
+            record in
             guard level.printsExchanges else { return }
             let status = record.statusCode.map(String.init) ?? "---"
             say(
