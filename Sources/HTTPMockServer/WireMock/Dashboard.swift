@@ -70,6 +70,7 @@ enum Dashboard {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>HTTPMock dashboard</title>
+        <link rel="icon" href="data:,">
         <style>
         :root { --ok: #1a7f37; --miss: #cf222e; --muted: #57606a; --line: #d0d7de; font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
         body { margin: 0; background: #f6f8fa; color: #1f2328; }
@@ -121,13 +122,21 @@ enum Dashboard {
             if (text !== undefined) node.textContent = text;
             return node;
           }
+          var shown = {};
+          // A section is rebuilt only when its data changed, so a control being used is not replaced.
+          function changed(id, data) {
+            var text = JSON.stringify(data);
+            if (shown[id] === text) return false;
+            shown[id] = text;
+            return true;
+          }
           function fill(id, items, empty) {
             var list = document.getElementById(id);
             list.replaceChildren.apply(list, items.length ? items : [el("li", { "class": "empty" }, empty)]);
           }
           function render(state) {
             document.getElementById("total").textContent = "(" + state.total + ")";
-            fill("requests", state.requests.map(function (r) {
+            if (changed("requests", state.requests)) fill("requests", state.requests.map(function (r) {
               var item = el("li", { "data-testid": "request", "class": r.matched ? "matched" : "miss" });
               item.appendChild(el("span", { "class": "status" }, r.status === null ? "---" : String(r.status)));
               item.appendChild(document.createTextNode(" " + r.method + " " + r.url));
@@ -135,13 +144,13 @@ enum Dashboard {
               if (r.nearMiss) item.appendChild(el("pre", { "data-testid": "near-miss" }, r.nearMiss));
               return item;
             }), "No requests yet.");
-            fill("routes", state.routes.map(function (route) {
+            if (changed("routes", state.routes)) fill("routes", state.routes.map(function (route) {
               var left = route.eternal ? "answers forever" : route.pending + " left";
               var item = el("li", { "data-testid": "route" }, route.name + " ");
               item.appendChild(el("span", { "class": "left" }, "— " + left + ", " + route.served + " served"));
               return item;
             }), "No routes.");
-            fill("scenarios", state.scenarios.map(function (scenario) {
+            if (changed("scenarios", state.scenarios)) fill("scenarios", state.scenarios.map(function (scenario) {
               var item = el("li", {}, scenario.name + " ");
               var select = el("select", { "data-testid": "scenario:" + scenario.name, "aria-label": "State of " + scenario.name });
               scenario.possibleStates.forEach(function (name) {
@@ -155,7 +164,7 @@ enum Dashboard {
               item.appendChild(select);
               return item;
             }), "No scenarios.");
-            fill("store", Object.keys(state.store).sort().map(function (key) {
+            if (changed("store", state.store)) fill("store", Object.keys(state.store).sort().map(function (key) {
               return el("li", {}, key + " = " + JSON.stringify(state.store[key]));
             }), "The store is empty.");
           }
