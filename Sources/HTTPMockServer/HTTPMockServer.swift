@@ -81,7 +81,7 @@ extension HTTPMock {
     ///   - impersonating: The host that requests naming the server are matched as.
     ///   - idleTimeout: Seconds after which a connection with no request in flight is closed.
     ///   - admin: Serve WireMock's admin API and the dashboard under `/__admin/` (SPEC §19,
-    ///     <doc:LiveControl>); off by default. Admin requests are not journaled and never match routes.
+    ///     the guide *Live control* in HTTPMock's documentation); off by default. Admin requests are not journaled and never match routes.
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
     /// - Throws: When the address cannot be bound (a port in use, an unknown host).
     public func startServer(
