@@ -117,7 +117,7 @@ extension HTTPMock {
     /// ```
     ///
     /// - Parameter directory: The WireMock root: the folder that holds `mappings/` and `__files/`.
-    /// - Throws: ``HTTPMockError`` naming the file, the field (a JSON pointer) and what was
+    /// - Throws: `HTTPMockError` naming the file, the field (a JSON pointer) and what was
     ///   wrong, for a file that is not JSON, an unsupported field or an invalid value; then no
     ///   mapping of the folder is registered.
     public func loadWireMock(from directory: URL) throws {
