@@ -197,3 +197,21 @@ def test_any_address_without_token_turns_admin_off(serve):
 def test_no_admin_flag(serve):
     served = serve("--no-admin")
     assert requests.get(served.base_url + "/__admin/mappings", timeout=10).status_code == 404
+
+
+def test_settings_delay_and_shutdown(serve):
+    served = serve()
+    use(served)
+    requests.post(
+        served.base_url + "/__admin/mappings",
+        json={"request": {"url": "/slow"}, "response": {"status": 200, "body": "late"}},
+        timeout=10,
+    )
+    assert requests.post(served.base_url + "/__admin/settings", json={"fixedDelay": 300}, timeout=10).status_code == 200
+    answer = requests.get(served.base_url + "/slow", timeout=10)
+    assert answer.text == "late" and answer.elapsed.total_seconds() >= 0.25
+    refused = requests.post(served.base_url + "/__admin/settings", json={"proxyPassThrough": True}, timeout=10)
+    assert refused.status_code == 422 and "proxyPassThrough" in refused.text
+
+    assert requests.post(served.base_url + "/__admin/shutdown", timeout=10).status_code == 200
+    assert served.process.wait(timeout=20) == 0
