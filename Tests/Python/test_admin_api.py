@@ -162,6 +162,8 @@ def test_mapping_files_and_reset_bring_them_back(serve):
     base = served.base_url
     assert requests.get(base + "/hello?lang=en", timeout=10).text == "Hello from a file"
     assert requests.get(base + "/hello?lang=de", timeout=10).status_code == 404
+    report = requests.get(base + "/__admin/requests/unmatched/near-misses", timeout=10).json()["nearMisses"][0]["nearMissReport"]
+    assert 'query lang: expected equalTo "en", got de' in report
     assert requests.get(base + "/users/7", timeout=10).json() == {"id": 7, "name": "Ada"}
     # priority 1 wins over the pattern, whatever the specificity
     gone = requests.get(base + "/users/42", timeout=10)

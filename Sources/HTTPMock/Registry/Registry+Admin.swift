@@ -20,6 +20,7 @@ extension HTTPMock {
     /// - Throws: ``HTTPMockError`` naming what is invalid; nothing is registered then.
     package func addAdminRoute(
         path: String, host: String, method: HTTPMethod?, predicate: @escaping @Sendable (MockRequest) -> Bool,
+        explanation: (@Sendable (MockRequest) -> String?)? = nil,
         scenario: ScenarioState?, priority: Int?, label: String, responses: [MockResponse], source: String
     ) throws -> Int {
         let location = SourceLocation(fileID: source, filePath: source, line: 0, column: 0)
@@ -31,6 +32,7 @@ extension HTTPMock {
             let messages = problems.filter { $0.severity == .error }.map(\.message)
             throw HTTPMockError(.invalidRegistration, "\(source): " + messages.joined(separator: "; "))
         }
+        key.predicate?.explanation = explanation
         key.priority = priority
         key.label = label
         let finalKey = key

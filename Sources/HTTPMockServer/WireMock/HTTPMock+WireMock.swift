@@ -54,7 +54,8 @@ final class WireMockState: Sendable {
                 do {
                     order = try mock.addAdminRoute(
                         path: request.literalPath ?? "/**", host: "**", method: request.method.map { HTTPMethod($0) },
-                        predicate: { request.matches($0) }, scenario: required, priority: mapping.priority, label: mapping.label,
+                        predicate: { request.matches($0) },
+                        explanation: { request.mismatch($0) }, scenario: required, priority: mapping.priority, label: mapping.label,
                         responses: [response], source: "WireMock mapping \(mapping.id.uuidString.lowercased())")
                 } catch {
                     throw WireMockMappingError(pointer: "", message: (error as? HTTPMockError)?.message ?? "\(error)")

@@ -91,29 +91,35 @@ struct WireMockRequestPattern: Sendable {
     }
 
     /// Whether `request` matches everything but the method (checked by the route).
-    func matches(_ request: MockRequest) -> Bool {
+    func matches(_ request: MockRequest) -> Bool { mismatch(request) == nil }
+
+    /// What of everything but the method does not match `request`; `nil` when all does.
+    func mismatch(_ request: MockRequest) -> String? {
         let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         let path = components?.percentEncodedPath.isEmpty == false ? components?.percentEncodedPath ?? "/" : "/"
         let pathAndQuery = path + (components?.percentEncodedQuery.map { "?" + $0 } ?? "")
         switch url {
         case .any: break
-        case .url(let expected): if pathAndQuery != expected { return false }
-        case .urlPath(let expected): if path != expected { return false }
-        case .urlPattern(let regex): if !WireMockStringMatcher.wholeMatch(regex, pathAndQuery) { return false }
-        case .urlPathPattern(let regex): if !WireMockStringMatcher.wholeMatch(regex, path) { return false }
+        case .url(let expected): if pathAndQuery != expected { return "url: expected \(expected), got \(pathAndQuery)" }
+        case .urlPath(let expected): if path != expected { return "urlPath: expected \(expected), got \(path)" }
+        case .urlPattern(let regex):
+            if !WireMockStringMatcher.wholeMatch(regex, pathAndQuery) { return "urlPattern: \(pathAndQuery) does not match \(regex)" }
+        case .urlPathPattern(let regex):
+            if !WireMockStringMatcher.wholeMatch(regex, path) { return "urlPathPattern: \(path) does not match \(regex)" }
         }
         for (name, matcher) in query {
             let values = request.queryItems.filter { $0.name == name }.map { $0.value ?? "" }
-            if values.isEmpty {
-                if !matcher.matches(nil) { return false }
-            } else if !values.contains(where: { matcher.matches($0) }) {
-                return false
+            if values.isEmpty ? !matcher.matches(nil) : !values.contains(where: { matcher.matches($0) }) {
+                return "query \(name): expected \(matcher), got \(values.isEmpty ? "none" : values.joined(separator: ", "))"
             }
         }
         for (name, matcher) in headers where !matcher.matches(request.headers[name]) {
-            return false
+            return "header \(name): expected \(matcher), got \(request.headers[name] ?? "none")"
         }
-        return bodyPatterns.allSatisfy { $0.matches(request.body) }
+        for (index, pattern) in bodyPatterns.enumerated() where !pattern.matches(request.body) {
+            return "bodyPatterns[\(index)] does not match the body"
+        }
+        return nil
     }
 
     /// Whether `request` matches, the method included (for `requests/find` and `count`).

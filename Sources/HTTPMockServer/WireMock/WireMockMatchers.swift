@@ -12,7 +12,7 @@ struct WireMockMappingError: Error, Sendable {
 }
 
 /// `equalTo`, `contains`, `matches`, `doesNotMatch`, `absent` (with `caseInsensitive`).
-enum WireMockStringMatcher: Sendable {
+enum WireMockStringMatcher: Sendable, CustomStringConvertible {
     case equalTo(String, caseInsensitive: Bool)
     case contains(String)
     case matches(String)
@@ -65,6 +65,16 @@ enum WireMockStringMatcher: Sendable {
             return false
         }
         return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+    }
+
+    var description: String {
+        switch self {
+        case .equalTo(let text, let caseInsensitive): "equalTo \"\(text)\"\(caseInsensitive ? " (case-insensitive)" : "")"
+        case .contains(let text): "contains \"\(text)\""
+        case .matches(let pattern): "matches \(pattern)"
+        case .doesNotMatch(let pattern): "doesNotMatch \(pattern)"
+        case .absent: "absent"
+        }
     }
 
     /// Whether `value` (`nil`: not present) satisfies the matcher.
