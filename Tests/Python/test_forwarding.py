@@ -17,6 +17,7 @@ def test_proxy_base_url_mapping(serve, upstream):
     assert answer.json() == {"upstream": True, "method": "POST", "path": "/api/items?x=1", "body": "hi"}
     journal = requests.get(served.base_url + "/__admin/requests", timeout=10).json()
     assert journal["requests"][0]["responseDefinition"]["status"] == 200
+    assert "forward to " + upstream in journal["requests"][0]["route"]
 
 
 def test_forward_unmatched(serve, upstream):

@@ -221,7 +221,8 @@ struct WireMockMapping: Sendable {
 
     /// The label of its route: name or method and URL, and the id.
     var label: String {
-        "\(name.map { "\($0): " } ?? "")\(request.summary) [wiremock \(id.uuidString.lowercased())]"
+        let forward = if case .string(let base)? = response["proxyBaseUrl"] { " → forward to \(base)" } else { "" }
+        return "\(name.map { "\($0): " } ?? "")\(request.summary)\(forward) [wiremock \(id.uuidString.lowercased())]"
     }
 }
 #endif
