@@ -125,6 +125,22 @@ struct WireMockAdminTests {
         }
     }
 
+    @Test("scenarios of Swift routes are listed with the states their routes name, and move from the admin API")
+    func swiftScenarios() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        mock.addResponses(forPath: "/cart", when: ScenarioState("cart", "started"), responses: [.plaintext("empty", lifetime: .eternal)])
+        mock.addResponses(forPath: "/cart", when: ScenarioState("cart", "full"), responses: [.plaintext("full", lifetime: .eternal)])
+        try await serving(admin: mock) { server in
+            let session = makePlainSession()
+            let listed = try await call(session, server, "GET", "/__admin/scenarios")
+            #expect(listed.text.contains(#""possibleStates":["Started","full"]"#))
+            #expect(try await call(session, server, "PUT", "/__admin/scenarios/cart/state", json: #"{"state":"full"}"#).status == 200)
+            #expect(try await call(session, server, "GET", "/cart").text == "full")
+            #expect(try await call(session, server, "PUT", "/__admin/scenarios/nope/state", json: #"{"state":"x"}"#).status == 404)
+        }
+    }
+
     @Test("the admin API is off unless asked, and the dashboard and events answer when it is on")
     func offByDefaultAndDashboard() async throws {
         let plain = HTTPMock()

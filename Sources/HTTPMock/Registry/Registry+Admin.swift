@@ -68,6 +68,12 @@ extension HTTPMock {
         }
     }
 
+    /// The scenario states routes need (`when:`, a WireMock `requiredScenarioState`), in
+    /// registration order.
+    package var adminScenarioRequirements: [ScenarioState] {
+        registry.state.withLock { state in state.routes.routes.compactMap(\.key.scenario) }
+    }
+
     /// The scenarios moved from ``ScenarioState/started``, by name.
     package var adminScenarioStates: [String: String] {
         registry.state.withLock { $0.scenarios }

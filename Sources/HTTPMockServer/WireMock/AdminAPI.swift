@@ -185,6 +185,10 @@ package final class AdminAPI: Sendable {
             if let required = mapping.requiredState { note(scenario, required) }
             if let new = mapping.newState { note(scenario, new) }
         }
+        for required in mock.adminScenarioRequirements {
+            note(required.scenario, ScenarioState.started)
+            note(required.scenario, required.state)
+        }
         for (scenario, state) in moved {
             note(scenario, ScenarioState.started)
             note(scenario, state)
