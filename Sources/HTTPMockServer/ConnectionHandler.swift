@@ -271,7 +271,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bodyData = body.map { Data($0.readableBytesView) }
         let started = DispatchTime.now()
         answering?.task = Task {
-            let answer = await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
+            // The admin API answers its own paths: not journaled, never matched (SPEC §19).
+            let answer =
+                if let admin = site.admin, AdminAPI.handles(head.uri) {
+                    await admin.answer(method: method, uri: head.uri, headers: headers, body: bodyData)
+                } else {
+                    await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
+                }
             writing?.start()
             let request = "\(method) \(head.uri)"
             let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive)

@@ -87,23 +87,30 @@ extension HTTPMock {
     ///   - idleTimeout: Seconds after which a connection with no request in flight is closed.
     ///   - maximumRequestBody: The largest request body, in bytes, the server reads (default
     ///     64 MB); a larger one is answered 413 without being buffered beyond the limit.
+    ///   - admin: Serve WireMock's admin API and the dashboard under `/__admin/` (SPEC §19,
+    ///     the guide *Live control* in HTTPMock's documentation); off by default. Admin requests
+    ///     are not journaled and never match routes.
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
     /// - Throws: An `HTTPMockError` naming the address and the cause when it cannot be bound
     ///   (a port in use, an unknown host), or when an argument is out of range.
     public func startServer(
         host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
-        idleTimeout: TimeInterval = 60, maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody
+        idleTimeout: TimeInterval = 60, maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody,
+        admin: Bool = false
     ) async throws -> HTTPMockServer {
-        try await startServer(
+        let api = admin ? AdminAPI(mock: self, token: nil) : nil
+        let server = try await startServer(
             host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout,
-            maximumRequestBody: maximumRequestBody, onExchange: nil)
+            maximumRequestBody: maximumRequestBody, admin: api, onExchange: nil)
+        api?.setShutdownHandler { [weak server] in Task { await server?.stop() } }
+        return server
     }
 
-    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:)`` with a callback per
-    /// exchange (the CLI's log).
+    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:)`` with a
+    /// callback per exchange (the CLI's log).
     package func startServer(
         host: String, port: Int, impersonating: String?, idleTimeout: TimeInterval,
-        maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody,
+        maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody, admin: AdminAPI? = nil,
         onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     ) async throws -> HTTPMockServer {
         guard idleTimeout > 0, idleTimeout.isFinite else {
@@ -118,7 +125,8 @@ extension HTTPMock {
         }
         let connections = Connections()
         let site = ServingSite(
-            mock: self, boundHost: host, impersonating: impersonating, maximumRequestBody: maximumRequestBody, onExchange: onExchange)
+            mock: self, boundHost: host, impersonating: impersonating, maximumRequestBody: maximumRequestBody,
+            admin: admin, onExchange: onExchange)
         // A huge idle timeout (1e10 s) saturates instead of trapping in the conversion.
         let idle = TimeAmount.nanoseconds(Int64(WaitTime.nanoseconds(idleTimeout)))
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -197,14 +205,18 @@ final class ServingSite: Sendable {
     let onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     /// Request bodies over this many bytes get 413.
     let maximumRequestBody: Int
+    /// The admin API (SPEC §19), asked first for paths under `/__admin`.
+    let admin: AdminAPI?
     private let impersonating: String?
     private let boundPort = NIOLockedValueBox(0)
 
     init(
         mock: HTTPMock, boundHost: String, impersonating: String?, maximumRequestBody: Int,
+        admin: AdminAPI? = nil,
         onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     ) {
         self.mock = mock
+        self.admin = admin
         self.boundHost = boundHost
         self.impersonating = impersonating
         self.maximumRequestBody = maximumRequestBody

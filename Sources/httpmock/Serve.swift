@@ -10,6 +10,9 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var source: SourceOptions
 
+    @OptionGroup(title: "Live control (WireMock admin API, dashboard, forwarding)")
+    var wireMock: WireMockOptions
+
     @Option(help: "The address to bind. Default: 127.0.0.1 (configuration.json: hostname).")
     var host: String?
 
@@ -50,13 +53,17 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(
                 "--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(logLevel)\".")
         }
+        if wireMock.forwardUnmatched != nil, !source.fileDir.isEmpty {
+            throw ValidationError(
+                "--forward-unmatched and --file-dir both answer the requests no route matches; give one of them.")
+        }
         if let impersonate, let problem = CLIConfiguration.impersonationProblem(impersonate) {
             throw ValidationError("--impersonate \"\(impersonate)\" is not a host: \(problem).")
         }
     }
 
     func run() async throws {
-        let folder = try source.mocksFolder()
+        let folder = try source.mocksFolder(otherSourcesGiven: wireMock.wiremockRoot != nil)
         let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
         let file = try CLIConfiguration.load(settingsPath)
         if let note = CLIConfiguration.unusedSettingsFile(in: folder, using: settingsPath) { say(note) }
@@ -68,6 +75,8 @@ struct Serve: AsyncParsableCommand {
         let mock = HTTPMock()
         mock.defaultDelay = delay ?? file.delay ?? 0
         let filesAnswer = try source.load(into: mock, mocksFolder: folder)
+        let admin = try wireMock.apply(to: mock, host: host)
+        admin?.setShutdownHandler { kill(getpid(), SIGTERM) }
         // A HAR recorded against one API: requests naming the server are that API's.
         let inferredHost = impersonate == nil ? mock.singleRouteHost : nil
         mock.logHandler = { event in
@@ -75,7 +84,8 @@ struct Serve: AsyncParsableCommand {
             say(event.nearMissReport ?? "\(event)")
         }
         let server = try await mock.startServer(
-            host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60
+            host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
+            admin: admin
         ) { record in
             guard level.printsExchanges else { return }
             let status = record.statusCode.map(String.init) ?? "---"
