@@ -61,4 +61,3 @@ struct DynamicHandler: Sendable {
     /// For a template: the status and headers every answer has, known before it is rendered.
     var declared: (status: HTTPStatus, headers: HTTPHeaders)? = nil
 }
-

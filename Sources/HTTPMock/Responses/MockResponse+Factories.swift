@@ -233,4 +233,3 @@ extension MockResponse {
         MockResponse(payload: .failure(error), lifetime: lifetime, delivery: delivery)
     }
 }
-
