@@ -65,6 +65,10 @@ enum ChildScenarios {
         "invalidatedSessionIsReplaced": invalidatedSessionIsReplaced,
         "connectionLostIntMax": connectionLostIntMax,
         "runawayTemplates": runawayTemplates,
+        "failTestSwallowed": failTestSwallowed,
+        "failTestControl": failTestControl,
+        "failTestReportedAtDeinit": failTestReportedAtDeinit,
+        "failTestReportedInNextTest": failTestReportedInNextTest,
     ]
 
     static func sharedSessionOwnerStack() async throws {

@@ -207,6 +207,9 @@ final class Registry: Sendable {
     /// Where the owning `HTTPMock` was made, for reports that have no better location.
     let creationLocation: SourceLocation
 
+    /// The running Swift Testing test's inbox for `.failTest` misses (Diagnostics/MissInbox.swift).
+    let missInbox = Locked<MissInbox?>(nil)
+
     /// Where the log handler runs: serial (events in order), and not a URL loading work queue,
     /// which all sessions of the process share on Linux.
     let logQueue = DispatchQueue(label: "HTTPMock.logHandler")
@@ -525,6 +528,15 @@ final class Registry: Sendable {
                 }
             }
             return (misses, pending)
+        }
+    }
+
+    /// Takes the `.failTest` misses not reported yet.
+    func takeUnreportedMisses() -> [RecordedRequest] {
+        state.withLock { state in
+            defer { state.unreportedMisses = [] }
+            for miss in state.unreportedMisses { state.reportedMissIDs.insert(miss.id) }
+            return state.unreportedMisses
         }
     }
 
