@@ -48,6 +48,18 @@ struct WireSafetyTests {
         try await expectNothingRegistered()
     }
 
+    @Test("a mock tree's configuration.json with a 1xx status fails loadMocks naming the file, and registers nothing")
+    func informationalStatusInMockTree() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wire-safety-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try MockTreeTests.write(
+            ["good/GET/configuration.json": #"{"status_code": 200}"#, "r/GET/configuration.json": #"{"status_code": 101}"#], in: root)
+        let error = #expect(throws: HTTPMockError.self) { try mock.loadMocks(from: root, host: "example.com") }
+        #expect(error?.message.contains("r/GET/configuration.json") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("status 101 is informational (1xx)") == true, "\(String(describing: error))")
+        #expect(try await mock.urlSession.reply("https://example.com/good").status == 404)
+    }
+
     @Test("a dynamic handler that answers 1xx fails its request with an error naming the status")
     func informationalStatusFromHandler() async throws {
         mock.addResponses(forPath: "/r", responses: [.dynamic { _ in .empty(status: .switchingProtocols) }])
