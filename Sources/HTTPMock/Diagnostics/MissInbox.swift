@@ -9,7 +9,8 @@ import Testing
 // `withKnownIssue` scope), and URL loading calls the protocol on a thread that has none. A task
 // started from the test's own task inherits them, so an issue it records belongs to the test.
 // The inbox is such a task, started when the test's code touches the instance with the policy
-// set (setting the policy, taking `urlSession`); a miss is handed to it and waits until recorded.
+// set (setting the policy, taking `urlSession`, registering); a miss is handed to it and the
+// request waits, off the work queue, until it is recorded.
 
 /// A task in the running Swift Testing test's context that records the misses handed to it.
 final class MissInbox: Sendable {

@@ -254,7 +254,8 @@ final class Registry: Sendable {
     /// - Returns: for each registration, whether its queue already held an `.eternal` response.
     @discardableResult
     func register(_ batch: [Addition]) -> [Bool] {
-        state.withLock { state in
+        followRunningTest()  // registering is test code too: its `.failTest` misses go to this test
+        return state.withLock { state in
             batch.map { addition in
                 let position: Int
                 if let existing = state.routes.positionsByKey[addition.key] {
