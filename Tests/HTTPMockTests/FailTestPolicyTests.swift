@@ -72,6 +72,14 @@ struct FailTestPolicyTests {
     }
 
     @Test(
+        "XCTest: a miss made in class setUp (no test running) fails the next test that touches the instance",
+        .enabled(if: ChildProcess.isAvailable))
+    func xcTestMissBeforeTheTest() async throws {
+        try await expectChildFails(
+            "failTestInClassSetUp", testingLibrary: "xctest", filter: "HTTPMockTests.FailTestXCTestSetUpChild")
+    }
+
+    @Test(
         "XCTest: a registration mistake in the first test of a process is reported at the test's line, not in HTTPMock's source",
         .enabled(if: ChildProcess.isAvailable))
     func xcTestFirstTestRegistrationMistake() async throws {
@@ -159,6 +167,31 @@ final class FailTestXCTestChild: XCTestCase {
     func testRegistrationMistakeInTheFirstTest() async throws {
         guard ProcessInfo.processInfo.environment[ChildProcess.environmentKey] == "firstXCTestRegistrationMistake" else { return }
         try await ChildScenarios.firstXCTestRegistrationMistake()
+    }
+}
+
+/// Runs only in a child started by ``FailTestPolicyTests``: its class `setUp` makes a miss
+/// while no test runs; the test then touches the instance.
+final class FailTestXCTestSetUpChild: XCTestCase {
+    nonisolated(unsafe) private static var mock: HTTPMock?
+
+    override class func setUp() {
+        super.setUp()
+        guard ProcessInfo.processInfo.environment[ChildProcess.environmentKey] == "failTestInClassSetUp" else { return }
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        mock.unmockedPolicy = .failTest
+        let done = DispatchSemaphore(value: 0)
+        let task = mock.urlSession.dataTask(with: URLRequest(url: URL(string: "https://example.com/swallowed")!)) { _, _, _ in
+            done.signal()
+        }
+        task.resume()
+        _ = done.wait(timeout: .now() + 30)
+        Self.mock = mock
+    }
+
+    func testTouchesTheInstance() {
+        _ = Self.mock?.urlSession
     }
 }
 #endif

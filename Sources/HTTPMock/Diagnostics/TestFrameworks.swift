@@ -54,6 +54,15 @@ enum Reporter {
         #endif
     }
 
+    /// Whether an XCTest test case is known to be running (it takes failures from any thread).
+    static var xcTestCaseIsRunning: Bool {
+        #if canImport(XCTest)
+        return XCTestTracker.hasRunningTestCase
+        #else
+        return false
+        #endif
+    }
+
     /// Starts following XCTest's test cases so failures can be attributed to the running one.
     /// Called when the first `HTTPMock` is made.
     static func prepare() {

@@ -52,6 +52,12 @@ final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
         }
     }
 
+    /// Whether a test case is known to be running now.
+    static var hasRunningTestCase: Bool {
+        guard let testCase = shared.current.withLock({ $0 }), let run = testCase.testRun else { return false }
+        return run.startDate != nil && run.stopDate == nil
+    }
+
     /// Records `message` on the running XCTest test case, if one is known; never falls back.
     static func recordOnRunningTestCase(_ message: String, at location: SourceLocation) -> Bool {
         // XCTest `fatalError`s on a failure recorded for a run that has stopped, and a run stops
