@@ -95,6 +95,13 @@ struct FailTestPolicyTests {
     }
     #endif
 
+    @Test(
+        "a miss inside withHTTPMock (the default policy and logger) is printed once: by the failure, not first by the log",
+        .enabled(if: ChildProcess.isAvailable))
+    func scopedMissPrintedOnce() async throws {
+        try await expectChildFails("scopedMissPrintedOnce", printedOnce: true)
+    }
+
     @Test("the control: the same scenario under .notFound passes", .enabled(if: ChildProcess.isAvailable))
     func control() async throws {
         let outcome = try await ChildProcess.run("failTestControl", timeout: 60)
@@ -109,6 +116,12 @@ extension ChildScenarios {
         print(FailTestPolicyTests.locationMarker + "\(#filePath):\(line)")
         mock.unmockedPolicy = .failTest  // the default logHandler stays: the miss must be printed once
         _ = try? await mock.urlSession.reply("https://example.com/swallowed")
+    }
+
+    static func scopedMissPrintedOnce() async throws {
+        try await withHTTPMock { mock in
+            _ = try await mock.urlSession.reply("https://example.com/swallowed")  // 404, reported when the scope ends
+        }
     }
 
     static func failTestControl() async throws {

@@ -69,6 +69,7 @@ enum ChildScenarios {
         "failTestControl": failTestControl,
         "failTestReportedAtDeinit": failTestReportedAtDeinit,
         "failTestReportedInNextTest": failTestReportedInNextTest,
+        "scopedMissPrintedOnce": scopedMissPrintedOnce,
     ]
 
     static func sharedSessionOwnerStack() async throws {

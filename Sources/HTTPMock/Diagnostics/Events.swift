@@ -72,6 +72,11 @@ extension Registry {
                     inbox = missInbox.withLock { $0 }
                 }
             }
+            // Each miss is printed once: in a scope that verifies at its end, by its failure.
+            if case .passthrough = policy.kind {
+            } else if inbox == nil, logHandler?.ignoresMatches == true, isVerifiedAtScopeEnd.withLock({ $0 }) {
+                return nil
+            }
         }
         let event = HTTPMockEvent(
             request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport)

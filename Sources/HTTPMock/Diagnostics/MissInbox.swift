@@ -35,8 +35,10 @@ final class MissInbox: Sendable {
         guard Test.current != nil else { return nil }
         let (stream, continuation) = AsyncStream.makeStream(of: Letter.self)
         // Unstructured, so it inherits this task's task-local values; it ends when the inbox
-        // is replaced or its instance goes away (the stream finishes).
-        Task {
+        // is replaced or its instance goes away (the stream finishes). It runs on its own
+        // thread: the cooperative pool may be busy (tests that block it), and the request
+        // waits until its miss is recorded.
+        Task(executorPreference: InboxExecutor.shared) {
             for await letter in stream {
                 Reporter.fail(letter.message, at: letter.location)
                 letter.recorded.signal()
@@ -48,14 +50,27 @@ final class MissInbox: Sendable {
         #endif
     }
 
-    /// Hands `message` to the test's task and waits (a few seconds at most) until it is
+    /// Hands `message` to the test's task and waits (30 s at most) until it is
     /// recorded. Called on the instance's log queue, never on URL loading's work queue (which
-    /// every session shares) or the cooperative pool (which the recording task needs).
+    /// every session shares); the recording task runs on ``InboxExecutor``'s queue, so a busy
+    /// cooperative pool does not hold it up.
     /// - Returns: whether it was.
     func deliver(_ message: String, at location: SourceLocation) -> Bool {
         let recorded = DispatchSemaphore(value: 0)
         guard case .enqueued = letters.yield(Letter(message: message, location: location, recorded: recorded)) else { return false }
-        return recorded.wait(timeout: .now() + 5) == .success
+        return recorded.wait(timeout: .now() + 30) == .success
+    }
+}
+
+/// Runs the inboxes' tasks on one serial dispatch queue instead of the cooperative pool.
+final class InboxExecutor: TaskExecutor {
+    static let shared = InboxExecutor()
+    private let queue = DispatchQueue(label: "HTTPMock.missInbox")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 

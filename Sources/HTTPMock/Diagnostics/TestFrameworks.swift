@@ -116,6 +116,7 @@ public struct HTTPMockTrait: TestTrait, SuiteTrait, TestScoping {
         // A suite's own scope is not a test: its tests each get theirs.
         guard !test.isSuite else { return try await function() }
         let mock = HTTPMock()
+        mock.registry.isVerifiedAtScopeEnd.withLock { $0 = true }
         let location = SourceLocation(
             fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
             line: test.sourceLocation.line, column: test.sourceLocation.column)

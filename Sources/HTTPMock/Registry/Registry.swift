@@ -209,6 +209,9 @@ final class Registry: Sendable {
 
     /// The running Swift Testing test's inbox for `.failTest` misses (Diagnostics/MissInbox.swift).
     let missInbox = Locked<MissInbox?>(nil)
+    /// Made by the `.httpMock` trait or `withHTTPMock`, which verify at the end: the failure
+    /// shows each miss, so the default logger does not print it first (Diagnostics/Events.swift).
+    let isVerifiedAtScopeEnd = Locked(false)
 
     /// Where the log handler runs: serial (events in order), and not a URL loading work queue,
     /// which all sessions of the process share on Linux.
