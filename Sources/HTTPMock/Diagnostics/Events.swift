@@ -31,7 +31,9 @@ extension HTTPMock {
     /// the process shares on Linux: a slow handler delays only this instance's requests, and a
     /// handler that blocks does not stop a request from timing out. The default,
     /// ``standardErrorMissLogger``, writes unmatched requests to standard error and is silent
-    /// otherwise; `nil` is silent.
+    /// otherwise, and leaves out a miss a test failure shows (a `.failTest` miss reported at
+    /// once; a miss in the `.httpMock` trait or `withHTTPMock`, reported when they end), so each
+    /// miss is printed once; `nil` is silent.
     ///
     /// ```swift
     /// mock.logHandler = { event in logger.debug("\(event)") }   // every match and miss
