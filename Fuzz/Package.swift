@@ -18,6 +18,8 @@ let package = Package(
         .executableTarget(name: "FuzzConfiguration", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
         .executableTarget(name: "FuzzHAR", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
         .executableTarget(name: "FuzzTemplates", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
+        .executableTarget(
+            name: "FuzzServerSettings", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
     ],
     swiftLanguageModes: [.v6]
 )

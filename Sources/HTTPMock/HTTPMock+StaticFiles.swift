@@ -60,25 +60,7 @@ extension HTTPMock {
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
         let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard !directories.isEmpty else {
-            throw HTTPMockError(.invalidRegistration, "serveFiles: no directory was given")
-        }
-        var roots: [String] = []
-        for directory in directories {
-            guard directory.isFileURL else {
-                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.absoluteString) is not a file URL")
-            }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
-                let root = StaticFileRoot.realPath(directory.path)
-            else {
-                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not a directory")
-            }
-            guard FileManager.default.isReadableFile(atPath: root) else {
-                throw HTTPMockError(.invalidRegistration, "serveFiles: \(directory.path) is not readable")
-            }
-            roots.append(root == "/" ? "" : root)
-        }
+        let roots = try StaticFileRoot.roots(of: directories, caller: "serveFiles")
         let prefix = RoutePath.rawSegments(path)
         if let pattern = try? PathPattern.parse(path), !pattern.isLiteral {
             throw HTTPMockError(.invalidRegistration, "serveFiles: at: \"\(path)\" must be a literal path (no *, ** or :name)")

@@ -1,12 +1,18 @@
 #if Server
 import Foundation
 import HTTPMock
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
 /// One connection: decodes requests (NIO's parser, with pipelining assistance, so one request
 /// is served at a time per connection), turns each into a request for the instance's registry
 /// and writes the answer. Runs on the channel's event loop; the answer is computed in a task.
+///
+/// Per-request state belongs to its request: each request gets an ID when its head arrives, and
+/// the clean-up after its answer touches the connection's state only while that ID is still the
+/// one being answered. NIO delivers the next pipelined request (or a parser error) from inside
+/// the write of the previous response's end, before that clean-up runs.
 final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -14,18 +20,38 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Header blocks larger than this get 431 (SPEC §13). NIO's own limit (80 KB) is higher;
     /// its overflow error is answered 431 too.
     static let maximumHeaderBlock = 64 * 1024
+    /// Request targets longer than this get 414 (SPEC §13).
+    static let maximumTarget = 8 * 1024
     /// Largest chunk of a streamed body.
     static let chunkSize = 256 * 1024
 
+    /// A request being read: from its head to its end.
+    private struct Incoming {
+        let id: Int
+        let head: HTTPRequestHead
+        var body: ByteBuffer?
+    }
+
+    /// A request being answered: from its end until its response ends.
+    private struct Answering {
+        let id: Int
+        let version: HTTPVersion
+        /// Set by the request's task once it starts writing the response.
+        let writing = WritingFlag()
+        var task: Task<Void, Never>?
+    }
+
     private let site: ServingSite
     private var decoder: ByteToMessageHandler<HTTPRequestDecoder>
-    private var head: HTTPRequestHead?
-    private var body: ByteBuffer?
-    /// The request being answered, from its end until its response ends.
-    private var inFlight: Task<Void, Never>?
-    private var isBusy = false
-    /// Set when a request was refused (400, 431): the rest of the connection is ignored.
+    private var lastID = 0
+    private var incoming: Incoming?
+    private var answering: Answering?
+    /// A refusal (400, 413, 414, 431, 501) that waits for the answer in progress to end.
+    private var pendingRefusal: (status: HTTPResponseStatus, reason: String)?
+    /// Set when a request was refused: the rest of the connection is ignored.
     private var isRejected = false
+    /// The client half-closed its side: close once the answer in progress is written.
+    private var isInputClosed = false
 
     private init(site: ServingSite, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
         self.site = site
@@ -35,8 +61,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Sets up a new connection's pipeline.
     static func install(on channel: any Channel, site: ServingSite, idleTimeout: TimeAmount) throws {
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
+        // HTTPMock frames its responses itself (ResponseWriter.framed): NIO would frame a HEAD
+        // answer to an event stream as chunked and write the chunked terminator as its body.
+        var encoder = HTTPResponseEncoder.Configuration()
+        encoder.automaticallySetFramingHeaders = false
         try channel.pipeline.syncOperations.addHandlers([
-            HTTPResponseEncoder(),
+            HTTPResponseEncoder(configuration: encoder),
             decoder,
             HTTPServerPipelineHandler(),
             IdleStateHandler(allTimeout: idleTimeout),
@@ -50,29 +80,36 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard !isRejected else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if Self.headerBlockSize(of: head) > Self.maximumHeaderBlock {
-                reject(
-                    context: context, status: .requestHeaderFieldsTooLarge,
-                    reason: "HTTPMock: the request's header block is larger than \(Self.maximumHeaderBlock / 1024) KB.\n")
+            lastID += 1
+            if let (status, reason) = Self.refusal(of: head, site: site) {
+                reject(context: context, status: status, reason: reason)
                 return
             }
-            self.head = head
-            self.body = nil
-        case .body(var chunk):
-            if body == nil {
-                body = chunk
-            } else {
-                body?.writeBuffer(&chunk)
+            incoming = Incoming(id: lastID, head: head, body: nil)
+            if Self.expectsContinue(head) {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
-        case .end:
-            guard let head else { return }
-            self.head = nil
-            let body = self.body
-            self.body = nil
-            if head.method == .CONNECT {
-                connect(context: context, head: head)
+        case .body(var chunk):
+            guard var request = incoming else { return }
+            let received = (request.body?.readableBytes ?? 0) + chunk.readableBytes
+            if received > site.maximumRequestBody {
+                incoming = nil
+                reject(context: context, status: .payloadTooLarge, reason: Self.tooLarge(site.maximumRequestBody))
+                return
+            }
+            if request.body == nil {
+                request.body = chunk
             } else {
-                serve(context: context, head: head, body: body)
+                request.body?.writeBuffer(&chunk)
+            }
+            incoming = request
+        case .end:
+            guard let request = incoming else { return }
+            incoming = nil
+            if request.head.method == .CONNECT {
+                connect(context: context, head: request.head)
+            } else {
+                serve(context: context, id: request.id, head: request.head, body: request.body)
             }
         }
     }
@@ -82,6 +119,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
+        incoming = nil
         if parserError == .headerOverflow {
             reject(
                 context: context, status: .requestHeaderFieldsTooLarge,
@@ -93,27 +131,75 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
-            if !isBusy { context.close(promise: nil) }
+            if answering == nil { context.close(promise: nil) }
+            return
+        }
+        if case ChannelEvent.inputClosed = event {
+            // A request followed by a half-close is answered first (SPEC §13).
+            isInputClosed = true
+            if let answering {
+                scheduleProbe(of: answering, context: context)
+            } else if incoming == nil {
+                context.close(promise: nil)
+            }
             return
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        inFlight?.cancel()
-        inFlight = nil
+        answering?.task?.cancel()
+        answering = nil
         context.fireChannelInactive()
     }
 
-    /// Answers `status` with a short body and closes, unless a response is already on its way
-    /// (then only closes).
-    private func reject(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
-        isRejected = true
-        guard !isBusy else {
+    /// Called on the event loop when request `id`'s answer is written. Does nothing when another
+    /// request is being answered by now.
+    private func answered(_ id: Int, context: ChannelHandlerContext) {
+        guard answering?.id == id else { return }
+        answering = nil
+        if let refusal = pendingRefusal {
+            pendingRefusal = nil
+            writeRefusal(context: context, status: refusal.status, reason: refusal.reason)
+        } else if isInputClosed, incoming == nil {
             context.close(promise: nil)
+        }
+    }
+
+    /// A client that half-closed (`shutdown(SHUT_WR)`) and one that closed look the same until
+    /// something is sent to them. When the answer is still being computed half a second after
+    /// the client's side ended (a delay, a gate, a slow handler), an interim `100 Continue`
+    /// (which HTTP/1.1 clients accept before any response) goes out: the kernel of a client that
+    /// is gone answers it with a reset, which closes the channel and cancels the request's
+    /// handler or gate; a client that only half-closed reads it and then the answer.
+    private func scheduleProbe(of answering: Answering, context: ChannelHandlerContext) {
+        guard answering.version.major == 1, answering.version.minor >= 1 else { return }
+        let id = answering.id
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .milliseconds(500)) {
+            let (handler, context) = bound.value
+            guard let answering = handler.answering, answering.id == id else { return }
+            answering.writing.unlessStarted {
+                let interim = HTTPResponseHead(version: .http1_1, status: .continue)
+                context.writeAndFlush(handler.wrapOutboundOut(.head(interim)), promise: nil)
+            }
+        }
+    }
+
+    // MARK: - Refusing
+
+    /// Answers `status` with a short body and closes; after the answer in progress, if any.
+    private func reject(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
+        guard !isRejected else { return }
+        isRejected = true
+        if answering != nil {
+            if pendingRefusal == nil { pendingRefusal = (status, reason) }
             return
         }
-        isBusy = true
+        writeRefusal(context: context, status: status, reason: reason)
+    }
+
+    private func writeRefusal(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
         let bytes = context.channel.allocator.buffer(string: reason)
         var headers = NIOHTTP1.HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
@@ -122,16 +208,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(bytes))), promise: nil)
         let channel = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
-    }
-
-    /// Request line and header fields, as on the wire.
-    static func headerBlockSize(of head: HTTPRequestHead) -> Int {
-        var size = head.method.rawValue.utf8.count + head.uri.utf8.count + 12
-        for (name, value) in head.headers {
-            size += name.utf8.count + value.utf8.count + 4
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            // The client may still be sending (a body over the limit): stop writing, read on
+            // until it stops, so that the refusal is not lost to a reset; the idle timeout ends it.
+            channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
         }
-        return size
     }
 
     // MARK: - CONNECT
@@ -153,8 +234,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         var headers = NIOHTTP1.HTTPHeaders()
-        // Without a length, the encoder would frame this response as chunked and write its
-        // terminator into the tunnel; clients ignore Content-Length on a 2xx CONNECT answer.
+        // Without a length, a client could wait for a body; clients ignore Content-Length on a
+        // 2xx CONNECT answer.
         headers.add(name: "Content-Length", value: "0")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
@@ -169,44 +250,46 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         decoder = fresh
     }
 
-    // MARK: - Serving
+    // MARK: - Serving (the request-dispatch point)
 
-    private func serve(context: ChannelHandlerContext, head: HTTPRequestHead, body: ByteBuffer?) {
+    /// Answers one whole request: resolves it against the instance's registry in a task and
+    /// writes the answer. Every request that is not CONNECT or refused comes through here.
+    private func serve(context: ChannelHandlerContext, id: Int, head: HTTPRequestHead, body: ByteBuffer?) {
         guard let url = requestURL(for: head) else {
             reject(context: context, status: .badRequest, reason: "HTTPMock: the request target \(head.uri) is not a URL.\n")
             return
         }
-        isBusy = true
+        answering = Answering(id: id, version: head.version)
+        let writing = answering?.writing
         let site = self.site
         let channel = context.channel
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         let keepAlive = head.isKeepAlive
         let method = head.method.rawValue
         let headers = head.headers.map { ($0.name, $0.value) }
         let bodyData = body.map { Data($0.readableBytesView) }
         let started = DispatchTime.now()
-        inFlight = Task {
-            let answer = await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
-            let statusCode = await ResponseWriter.send(answer, on: channel, keepAlive: keepAlive)
+        answering?.task = Task {
+            // The admin API answers its own paths: not journaled, never matched (SPEC §19).
+            let answer =
+                if let admin = site.admin, AdminAPI.handles(head.uri) {
+                    await admin.answer(method: method, uri: head.uri, headers: headers, body: bodyData)
+                } else {
+                    await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
+                }
+            writing?.start()
+            let request = "\(method) \(head.uri)"
+            let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive)
             if let onExchange = site.onExchange {
-                let outcome =
-                    switch answer {
-                    case .respond: "responded"
-                    case .close(let reason): "closed: \(reason)"
-                    case .hold: "held (.never)"
-                    case .cut(_, let afterBytes): "cut after \(afterBytes) body bytes (.connectionLost)"
-                    case .events: "event stream"
-                    case .garbage: "closed after bytes that are not HTTP (.malformedResponse)"
-                    }
                 onExchange(
                     ServedExchangeRecord(
-                        method: method, target: head.uri, statusCode: statusCode, outcome: outcome,
+                        method: method, target: head.uri, statusCode: statusCode, outcome: ResponseWriter.outcome(of: answer),
                         duration: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9))
             }
             if case .hold = answer { return }
             channel.eventLoop.execute {
-                handler.value.isBusy = false
-                handler.value.inFlight = nil
+                handler.value.answered(id, context: loopContext.value)
             }
         }
     }
@@ -217,8 +300,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let uri = head.uri
         let lowercased = uri.lowercased()
         if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
-            guard let url = URL(string: uri), let host = url.host else { return nil }
-            let authority = url.port.map { "\(host):\($0)" } ?? host
+            guard let url = URL(string: uri), let host = url.host, !host.isEmpty else { return nil }
+            let hostInAuthority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            let authority = url.port.map { "\(hostInAuthority):\($0)" } ?? hostInAuthority
             if site.namesServer(authority) {
                 let pathStart = uri.dropFirst(lowercased.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/")
                 return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/"))
@@ -232,152 +316,20 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         return URL(string: "http://\(host)\(path)")
     }
 }
+#endif
 
-/// Puts an answer on the wire from the request's task.
-enum ResponseWriter {
-    /// Writes `answer`; returns the status sent, if any.
-    static func send(_ answer: ServedAnswer, on channel: any Channel, keepAlive: Bool) async -> Int? {
-        switch answer {
-        case .hold:
-            return nil
-        case .close:
-            try? await channel.close()
-            return nil
-        case .respond(let response):
-            await write(response, on: channel, keepAlive: keepAlive)
-            return response.statusCode
-        case .cut(let response, let afterBytes):
-            await cut(response, afterBytes: afterBytes, on: channel)
-            return response.statusCode
-        case .garbage:
-            writeGarbage(on: channel)
-            return nil
-        case .events(let response, let source, let request):
-            await stream(source, head: response, for: request, on: channel, keepAlive: keepAlive)
-            return response.statusCode
-        }
-    }
+#if Server
+/// Whether a request's task has started writing its response; the event loop writes an interim
+/// response only before that (the task's writes reach the loop after the flag is set).
+final class WritingFlag: Sendable {
+    private let started = NIOLockedValueBox(false)
 
-    private static func head(of response: WireResponse, keepAlive: Bool) -> HTTPServerResponsePart {
-        var headers = NIOHTTP1.HTTPHeaders()
-        for (name, value) in response.headers {
-            headers.add(name: name, value: value)
-        }
-        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        return .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.statusCode), headers: headers))
-    }
+    func start() { started.withLockedValue { $0 = true } }
 
-    /// What `.fault(.malformedResponse)` sends instead of a status line.
-    static let garbage = "HTTPMock \u{0}\u{1}\u{2} not an HTTP response\r\n\r\n"
-
-    /// `.fault(.malformedResponse)`: bytes that are not HTTP, then close. They are written from
-    /// the HTTP encoder's place in the pipeline, so they reach the socket as they are.
-    private static func writeGarbage(on channel: any Channel) {
-        channel.eventLoop.execute {
-            guard let encoder = try? channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
-                channel.close(promise: nil)
-                return
-            }
-            encoder.writeAndFlush(NIOAny(channel.allocator.buffer(string: garbage))).whenComplete { _ in
-                channel.close(promise: nil)
-            }
-        }
-    }
-
-    /// `.fault(.connectionLost(afterBytes:))`: the head (with the full `Content-Length`), the
-    /// first `afterBytes` bytes of the body, then the connection closes mid-body.
-    private static func cut(_ response: WireResponse, afterBytes: Int, on channel: any Channel) async {
-        do {
-            channel.write(head(of: response, keepAlive: false), promise: nil)
-            if afterBytes > 0, response.sendsBody {
-                var reader = try response.body.reader()
-                defer { reader.close() }
-                let bytes = try reader.next(afterBytes)
-                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: bytes)))).get()
-            } else {
-                channel.flush()
-            }
-        } catch {}
-        try? await channel.close()
-    }
-
-    /// `.eventStream`: the head without a length (NIO frames the body as chunked), then one
-    /// chunk per event, written and flushed when its time comes; a dynamic stream's events as
-    /// its sequence yields them. Closing the connection cancels the task and ends the stream.
-    private static func stream(
-        _ source: MockResponse.EventSource, head response: WireResponse, for request: MockRequest,
-        on channel: any Channel, keepAlive: Bool
-    ) async {
-        @Sendable func send(_ event: ServerSentEvent) async -> Bool {
-            guard !Task.isCancelled else { return false }
-            let chunk = HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: event.framed)))
-            return (try? await channel.writeAndFlush(chunk).get()) != nil
-        }
-        do {
-            try await channel.writeAndFlush(head(of: response, keepAlive: keepAlive)).get()
-            switch source.kind {
-            case .fixed(let events, let interval):
-                for (index, event) in events.enumerated() {
-                    if index > 0, interval > 0 { try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000)) }
-                    guard await send(event) else { return }
-                }
-            case .sequence(let handler):
-                try await handler.run(request, MockResponse.EventSink(send: send))
-            }
-            try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
-        } catch {
-            try? await channel.close()
-            return
-        }
-        if !keepAlive { try? await channel.close() }
-    }
-
-    private static func write(_ response: WireResponse, on channel: any Channel, keepAlive: Bool) async {
-        let head = head(of: response, keepAlive: keepAlive)
-        do {
-            if !response.sendsBody || (response.body.data != nil && response.bytesPerSecond == nil) {
-                // One hop to the event loop for the whole response.
-                let body = response.sendsBody ? response.body.data.map { channel.allocator.buffer(bytes: $0) } : nil
-                let written = channel.eventLoop.makePromise(of: Void.self)
-                channel.eventLoop.execute {
-                    channel.write(head, promise: nil)
-                    if let body { channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil) }
-                    channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: written)
-                }
-                try await written.futureResult.get()
-            } else {
-                channel.write(head, promise: nil)
-                try await stream(response, on: channel)
-                try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
-            }
-        } catch {
-            try? await channel.close()
-            return
-        }
-        if !keepAlive { try? await channel.close() }
-    }
-
-    /// Streams a file or throttled body. Each chunk is written only when the previous one has
-    /// left for the socket (back-pressure: at most one chunk in memory), and at a throttled
-    /// rate not before its time.
-    private static func stream(_ response: WireResponse, on channel: any Channel) async throws {
-        var reader = try response.body.reader()
-        defer { reader.close() }
-        let rate = response.bytesPerSecond
-        let chunkSize = rate.map { min(ConnectionHandler.chunkSize, max(1, $0 / 10)) } ?? ConnectionHandler.chunkSize
-        let started = DispatchTime.now()
-        var sent = 0
-        while true {
-            try Task.checkCancellation()
-            let chunk = try reader.next(chunkSize)
-            if chunk.isEmpty { return }
-            try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: chunk)))).get()
-            sent += chunk.count
-            if let rate {
-                let due = started.uptimeNanoseconds + UInt64(Double(sent) / Double(rate) * 1e9)
-                let now = DispatchTime.now().uptimeNanoseconds
-                if due > now { try await Task.sleep(nanoseconds: due - now) }
-            }
+    /// Runs `body` (on the event loop) unless writing has started, holding the flag meanwhile.
+    func unlessStarted(_ body: () -> Void) {
+        started.withLockedValue { started in
+            if !started { body() }
         }
     }
 }

@@ -25,6 +25,8 @@ public final class HTTPMockServer: Sendable {
     public let port: Int
     /// The host the server listens on.
     public let host: String
+    /// The default of `startServer`'s `maximumRequestBody`: 64 MB.
+    public static let defaultMaximumRequestBody = 64 * 1024 * 1024
 
     private let serverChannel: any Channel
     private let connections: Connections
@@ -45,8 +47,11 @@ public final class HTTPMockServer: Sendable {
         await connections.closeAll()
     }
 
+    /// A server dropped without ``stop()`` stops listening and closes its connections, so it
+    /// answers nothing more and releases the instance it serves.
     deinit {
         serverChannel.close(promise: nil)
+        connections.closeAllNow()
     }
 }
 
@@ -80,41 +85,69 @@ extension HTTPMock {
     ///   - port: The port; `0` (the default) picks a free one, see ``HTTPMockServer/port``.
     ///   - impersonating: The host that requests naming the server are matched as.
     ///   - idleTimeout: Seconds after which a connection with no request in flight is closed.
+    ///   - maximumRequestBody: The largest request body, in bytes, the server reads (default
+    ///     64 MB); a larger one is answered 413 without being buffered beyond the limit.
+    ///   - admin: Serve WireMock's admin API and the dashboard under `/__admin/` (SPEC §19,
+    ///     the guide *Live control* in HTTPMock's documentation); off by default. Admin requests
+    ///     are not journaled and never match routes.
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
-    /// - Throws: When the address cannot be bound (a port in use, an unknown host).
+    /// - Throws: An `HTTPMockError` naming the address and the cause when it cannot be bound
+    ///   (a port in use, an unknown host), or when an argument is out of range.
     public func startServer(
         host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
-        idleTimeout: TimeInterval = 60
+        idleTimeout: TimeInterval = 60, maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody,
+        admin: Bool = false
     ) async throws -> HTTPMockServer {
-        try await startServer(host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout, onExchange: nil)
+        let api = admin ? AdminAPI(mock: self, token: nil) : nil
+        let server = try await startServer(
+            host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout,
+            maximumRequestBody: maximumRequestBody, admin: api, onExchange: nil)
+        api?.setShutdownHandler { [weak server] in Task { await server?.stop() } }
+        return server
     }
 
-    /// ``startServer(host:port:impersonating:idleTimeout:)`` with a callback per exchange (the CLI's log).
+    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:)`` with a
+    /// callback per exchange (the CLI's log).
     package func startServer(
         host: String, port: Int, impersonating: String?, idleTimeout: TimeInterval,
+        maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody, admin: AdminAPI? = nil,
         onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     ) async throws -> HTTPMockServer {
         guard idleTimeout > 0, idleTimeout.isFinite else {
             throw HTTPMockError(.invalidRegistration, "startServer: idleTimeout must be a finite number of seconds > 0, got \(idleTimeout)")
         }
+        guard maximumRequestBody >= 0 else {
+            throw HTTPMockError(
+                .invalidRegistration, "startServer: maximumRequestBody must be a number of bytes ≥ 0, got \(maximumRequestBody)")
+        }
         guard (0...65535).contains(port) else {
             throw HTTPMockError(.invalidRegistration, "startServer: port must be in 0...65535, got \(port)")
         }
         let connections = Connections()
-        let site = ServingSite(mock: self, boundHost: host, impersonating: impersonating, onExchange: onExchange)
-        let idle = TimeAmount.nanoseconds(Int64(idleTimeout * 1_000_000_000))
+        let site = ServingSite(
+            mock: self, boundHost: host, impersonating: impersonating, maximumRequestBody: maximumRequestBody,
+            admin: admin, onExchange: onExchange)
+        // A huge idle timeout (1e10 s) saturates instead of trapping in the conversion.
+        let idle = TimeAmount.nanoseconds(Int64(WaitTime.nanoseconds(idleTimeout)))
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.maxMessagesPerRead, value: 16)
+            // A request followed by a half-close (`shutdown(SHUT_WR)`) is answered before closing.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try ConnectionHandler.install(on: channel, site: site, idleTimeout: idle)
                     connections.add(channel)
                 }
             }
-        let channel = try await bootstrap.bind(host: host, port: port).get()
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: host, port: port).get()
+        } catch {
+            throw Self.bindError(error, host: host, port: port)
+        }
         guard let boundPort = channel.localAddress?.port else {
             try? await channel.close()
             throw HTTPMockError(.invalidRegistration, "startServer: the socket bound to \(host):\(port) has no port")
@@ -143,6 +176,16 @@ final class Connections: Sendable {
         }
     }
 
+    /// Closes every connection without waiting (a dropped server's `deinit`).
+    func closeAllNow() {
+        let channels = state.withLockedValue { state -> [any Channel] in
+            state.stopped = true
+            defer { state.channels = [:] }
+            return Array(state.channels.values)
+        }
+        for channel in channels { channel.close(promise: nil) }
+    }
+
     func closeAll() async {
         let channels = state.withLockedValue { state -> [any Channel] in
             state.stopped = true
@@ -160,13 +203,23 @@ final class ServingSite: Sendable {
     let mock: HTTPMock
     let boundHost: String
     let onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
+    /// Request bodies over this many bytes get 413.
+    let maximumRequestBody: Int
+    /// The admin API (SPEC §19), asked first for paths under `/__admin`.
+    let admin: AdminAPI?
     private let impersonating: String?
     private let boundPort = NIOLockedValueBox(0)
 
-    init(mock: HTTPMock, boundHost: String, impersonating: String?, onExchange: (@Sendable (ServedExchangeRecord) -> Void)?) {
+    init(
+        mock: HTTPMock, boundHost: String, impersonating: String?, maximumRequestBody: Int,
+        admin: AdminAPI? = nil,
+        onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
+    ) {
         self.mock = mock
+        self.admin = admin
         self.boundHost = boundHost
         self.impersonating = impersonating
+        self.maximumRequestBody = maximumRequestBody
         self.onExchange = onExchange
     }
 

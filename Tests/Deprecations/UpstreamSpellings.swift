@@ -13,6 +13,9 @@
 // expected-warning: 'data(for:)' is deprecated: call urlSession.data(for: request)
 // expected-warning: 'plaintext(_:status:lifetime:delivery:headers:)' is deprecated: HTTPMock takes headers: before lifetime: and delivery:
 // expected-warning: 'empty(status:delivery:headers:)' is deprecated: HTTPMock takes headers: before lifetime: and delivery:
+// expected-warning: 'HTTPMockLog' is deprecated: set logHandler on the HTTPMock instance
+// expected-warning: 'PathElement' is deprecated: write the MockResponse, Path or Headers itself
+// expected-warning: 'HostElement' is deprecated: write the Path or Headers itself
 //
 // bstien/HTTPMock's spellings: this file must compile, and each line above must be among the
 // warnings (checked by .ci/compile-failures). Not part of any target.
@@ -45,4 +48,29 @@ func upstream(_ mock: HTTPMock, url: URL) async throws {
             .plaintext("x", lifetime: .eternal, headers: ["A": "1"]),
             .empty(delivery: .instant, headers: ["A": "1"]),
         ])
+}
+
+// Upstream's logging switch (set in every upstream test suite's `init`), its element types and
+// arrays in its builders.
+func upstreamLoggingAndElements() {
+    HTTPMockLog.isEnabled = false
+    HTTPMockLog.level = .error
+    let level: HTTPMockLog.Level = .trace
+    _ = level.rawValue
+    HTTPMockLog.error("e")
+    HTTPMockLog.warning("w")
+    HTTPMockLog.info("i")
+    HTTPMockLog.debug("d")
+    HTTPMockLog.trace("t")
+    let headers = Headers(["X-A": "1"])
+    let values: [String: String] = headers.values
+    _ = (values, headers.shouldCascade, headers == Headers(["X-A": "1"], cascade: true))
+    let paths = [Path("/a") { MockResponse.empty() }]
+    let hosts = [Host("one.example.com") { paths }]
+    let pathElements: [PathElement] = [.response(.empty()), .child(Path("/b") { MockResponse.empty() }), .headers(headers)]
+    let hostElements: [HostElement] = [.path(Path("/c") { pathElements }), .headers(headers)]
+    HTTPMock.shared.registerResponses {
+        hosts
+        Host("two.example.com") { hostElements }
+    }
 }

@@ -74,11 +74,11 @@ struct MockTreeTests {
                 "GET api.example.com/**/health — 1 response queued, the last .eternal (**/health/GET/configuration.json:1)",
                 "GET api.example.com/images/* — 1 response queued, the last .eternal (images/*/GET/configuration.json:1)",
                 "GET api.example.com/jobs/42 — 2 responses queued, the last .eternal (jobs/42/GET/configuration.json:1)",
-                "GET api.example.com/slow — 1 response queued (slow/GET/configuration.json:1)",
+                "GET api.example.com/slow — 1 response queued, the last .eternal (slow/GET/configuration.json:1)",
                 // Folders are read in name order, and ":" sorts before "G".
-                "GET api.example.com/users/:id — 1 response queued (users/:id/GET/configuration.json:1)",
-                "DELETE api.example.com/users/:id — 1 response queued (users/:id/delete/configuration.json:1)",
-                "GET api.example.com/users — 1 response queued (users/GET/configuration.json:1)",
+                "GET api.example.com/users/:id — 1 response queued, the last .eternal (users/:id/GET/configuration.json:1)",
+                "DELETE api.example.com/users/:id — 1 response queued, the last .eternal (users/:id/delete/configuration.json:1)",
+                "GET api.example.com/users — 1 response queued, the last .eternal (users/GET/configuration.json:1)",
             ])
     }
 
@@ -184,9 +184,12 @@ struct MockTreeTests {
         (#"{"headers": {"X A": "b"}}"#, #": headers: "X A" is not a header name (letters, digits and !#$%&'*+-.^_`|~)"#),
         (#"{"response_file": 5}"#, ": response_file must be the name of a file, relative to the method folder, got the number 5"),
         (#"{"response_file": ""}"#, #": response_file must be the name of a file, relative to the method folder, got the string """#),
-        (#"{"delay": -1}"#, ": delay must be a number of seconds ≥ 0, got the number -1"),
-        (#"{"delay": "0.5"}"#, #": delay must be a number of seconds ≥ 0, got the string "0.5""#),
-        (#"{"delay": {}}"#, ": delay must be a number of seconds ≥ 0, got an object"),
+        (#"{"delay": -1}"#, ": delay must be a number of seconds from 0 to 86400, got the number -1"),
+        (#"{"delay": "0.5"}"#, #": delay must be a number of seconds from 0 to 86400, got the string "0.5""#),
+        (#"{"delay": {}}"#, ": delay must be a number of seconds from 0 to 86400, got an object"),
+        // Finite but huge: refused at load rather than trapped when the server converts it.
+        (#"{"delay": 1e11}"#, ": delay must be a number of seconds from 0 to 86400, got the number 100000000000"),
+        (#"{"delay": 1e300}"#, ": delay must be a number of seconds from 0 to 86400, got the number 1e+300"),
         (#"{"lifetime": "forever"}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got the string "forever""#),
         (#"{"lifetime": 0}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got the number 0"#),
         (#"{"lifetime": 1.5}"#, #": lifetime must be "single", "eternal" or a count from 1 to 999999999, got the number 1.5"#),

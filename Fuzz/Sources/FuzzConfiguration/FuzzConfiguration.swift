@@ -12,7 +12,7 @@ func fuzzConfiguration(_ bytes: [UInt8]) {
         precondition(!configuration.entries.isEmpty, "a configuration without responses was accepted")
         for entry in configuration.entries {
             precondition((100...599).contains(entry.status), "status \(entry.status) accepted")
-            precondition(entry.delay >= 0 && entry.delay.isFinite, "delay \(entry.delay) accepted")
+            precondition(entry.delay >= 0 && entry.delay <= ServerSettings.maximumDelay, "delay \(entry.delay) accepted")
         }
     } catch {
         precondition(

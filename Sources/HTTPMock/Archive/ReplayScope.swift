@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Testing)
+import Testing
+#endif
+
 /// One record/replay scope: reads `HTTPMOCK_RECORD`, prepares the instance from the archive,
 /// and when the scope ends writes the archive (recording modes) or reports misses (replay).
 struct ReplayScope: Sendable {
@@ -112,7 +116,8 @@ struct ReplayScope: Sendable {
 /// func testFetchUser() async throws {
 ///     try await withHTTPMock(replaying: "fetchUser") { mock in
 ///         let client = UserClient(session: mock.urlSession, baseURL: URL(string: "https://api.example.com")!)
-///         XCTAssertEqual(try await client.user(id: 1).name, "Ada")
+///         let user = try await client.user(id: 1)
+///         XCTAssertEqual(user.name, "Ada")
 ///     }
 /// }
 /// ```
@@ -149,5 +154,20 @@ public func withHTTPMock<Result>(
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     return try await ReplayScope.run(
         name: name, directory: directory, matching: matching, redaction: redaction,
-        location: location, testFilter: Reporter.currentTestFilter(fileID: fileID), body)
+        location: location, testFilter: ReplayScope.testFilter(fileID: fileID), body)
+}
+
+extension ReplayScope {
+    /// What `swift test --filter` takes to run the calling test again: the Swift Testing test's
+    /// name, else the running XCTest test as `Class/testMethod` (a file name selects no XCTest
+    /// test), else the calling file's name.
+    static func testFilter(fileID: String) -> String {
+        #if canImport(Testing)
+        if Test.current != nil { return Reporter.currentTestFilter(fileID: fileID) }
+        #endif
+        #if canImport(XCTest)
+        if let test = XCTestTracker.runningTestFilter { return test }
+        #endif
+        return Reporter.currentTestFilter(fileID: fileID)
+    }
 }

@@ -18,7 +18,7 @@
 ///     }
 /// }
 /// ```
-public struct Headers: Sendable {
+public struct Headers: Sendable, Equatable {
     let fields: HTTPHeaders
     let cascade: Bool
 
@@ -41,6 +41,23 @@ public struct Headers: Sendable {
     public init(_ fields: [String: String]?, cascade: Bool = false) {
         self.init(HTTPHeaders(fields ?? [:]), cascade: cascade)
     }
+
+    /// The headers as a dictionary, as bstien/HTTPMock exposes them (a repeated name keeps its
+    /// last value).
+    ///
+    /// ```swift
+    /// Headers(["X-Env": "Test"]).values   // ["X-Env": "Test"]
+    /// ```
+    public var values: [String: String] {
+        Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Whether nested paths get these headers too: bstien/HTTPMock's name for `cascade`.
+    ///
+    /// ```swift
+    /// Headers(["X-Env": "Test"], cascade: true).shouldCascade   // true
+    /// ```
+    public var shouldCascade: Bool { cascade }
 
     /// bstien/HTTPMock's spelling.
     @available(*, deprecated, renamed: "init(_:cascade:)")

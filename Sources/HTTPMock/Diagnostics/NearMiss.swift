@@ -98,7 +98,7 @@ enum NearMissAnalysis {
         // A predicate runs only when everything else matches: it is user code and may have effects.
         if reasons.isEmpty, let predicate = key.predicate, !predicate.test(request) {
             distance += 0.5
-            reasons.append("where: the predicate returned false")
+            reasons.append("where: " + (predicate.explanation?(request) ?? "the predicate returned false"))
         }
         if reasons.isEmpty, queue.pending == 0 {
             distance += 0.5

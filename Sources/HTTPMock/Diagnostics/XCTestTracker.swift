@@ -52,6 +52,14 @@ final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
         }
     }
 
+    /// The running XCTest test as `swift test --filter` selects it (`Class/testMethod`), if known.
+    static var runningTestFilter: String? {
+        guard let name = shared.current.withLock({ $0?.name }) else { return nil }
+        // "-[Class testMethod]" on Apple platforms, "Class.testMethod" elsewhere.
+        let parts = name.trimmingCharacters(in: CharacterSet(charactersIn: "-[]")).split(whereSeparator: { $0 == " " || $0 == "." })
+        return parts.count == 2 ? "\(parts[0])/\(parts[1])" : nil
+    }
+
     /// Whether a test case is known to be running now.
     static var hasRunningTestCase: Bool {
         guard let testCase = shared.current.withLock({ $0 }), let run = testCase.testRun else { return false }

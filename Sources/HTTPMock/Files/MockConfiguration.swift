@@ -4,8 +4,9 @@ import Foundation
 /// (the response files are looked up by ``MockTree``), so the reader can be fuzzed on its own.
 ///
 /// One object or a non-empty array of objects with the keys `status_code` (100–599, default
-/// 200), `headers` (an object of strings), `response_file` (a file name), `delay` (seconds ≥ 0)
-/// and `lifetime` (`"single"`, `"eternal"` or a count ≥ 1), `scenario`, `required_state` and
+/// 200), `headers` (an object of strings), `response_file` (a file name), `delay` (seconds, 0
+/// to a day) and `lifetime` (`"single"`, `"eternal"` or a count ≥ 1; a route's last entry without
+/// one repeats), `scenario`, `required_state` and
 /// `new_state` (non-empty strings; the last two need `scenario`) and `template` (a boolean;
 /// needs `response_file`). Every key is checked; a mistake
 /// names the file, the array entry, the key and what was received:
@@ -18,6 +19,9 @@ struct MockConfiguration: Sendable {
         var responseFile: String?
         var delay: TimeInterval = 0
         var lifetime = Lifetime.single
+        /// Whether the file names `lifetime`: the last entry of a route's queue that does not
+        /// repeats (`.eternal`, Espresso-Martini's queue rule).
+        var namesLifetime = false
         /// The scenario `required_state` and `new_state` refer to.
         var scenario: String?
         /// The state the scenario must be in for this entry's route.
@@ -111,12 +115,14 @@ struct MockConfiguration: Sendable {
             entry.responseFile = name
         }
         if let value = object["delay"] {
-            guard let seconds = number(value), seconds >= 0, seconds.isFinite else {
-                throw invalid("delay", "a number of seconds ≥ 0", value)
+            // Bounded: a finite but huge delay (1e300) would overflow the server's nanoseconds.
+            guard let seconds = number(value), seconds >= 0, seconds <= ServerSettings.maximumDelay else {
+                throw invalid("delay", "a number of seconds from 0 to \(Int(ServerSettings.maximumDelay))", value)
             }
             entry.delay = seconds
         }
         if let value = object["lifetime"] {
+            entry.namesLifetime = true
             if let text = value as? String, text == "single" || text == "eternal" {
                 entry.lifetime = text == "single" ? .single : .eternal
             } else if let count = integer(value), (1...maximumCount).contains(count) {
@@ -155,12 +161,12 @@ struct MockConfiguration: Sendable {
         String(cString: value.objCType) == "c"
     }
 
-    private static func number(_ value: Any) -> Double? {
+    static func number(_ value: Any) -> Double? {
         guard let number = value as? NSNumber, !isBoolean(number) else { return nil }
         return number.doubleValue
     }
 
-    private static func integer(_ value: Any) -> Int? {
+    static func integer(_ value: Any) -> Int? {
         guard let double = number(value), double.rounded() == double, abs(double) <= 1e15 else { return nil }
         return Int(double)
     }
@@ -213,7 +219,7 @@ struct MockConfiguration: Sendable {
     // MARK: - Malformed JSON
 
     /// `:line:column` of a JSONSerialization error ("… around character 36."), or "".
-    private static func position(of error: any Error, in data: Data) -> String {
+    static func position(of error: any Error, in data: Data) -> String {
         let description = debugDescription(of: error)
         guard let range = description.range(of: "character "),
             let offset = Int(description[range.upperBound...].prefix(while: \.isNumber))
@@ -231,7 +237,7 @@ struct MockConfiguration: Sendable {
         return ":\(line):\(column)"
     }
 
-    private static func debugDescription(of error: any Error) -> String {
+    static func debugDescription(of error: any Error) -> String {
         ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
     }
 }

@@ -35,10 +35,12 @@ enum MockTree {
     static let knownMethods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"]
 
     /// Every route of the tree under `root`, in a deterministic order (folders sorted by name).
+    /// With `rootHoldsSettings` (the CLI), a `configuration.json` directly in `root` is the CLI's
+    /// settings file and no route; otherwise it is an error.
     /// - Throws: ``HTTPMockError`` naming the file or folder and what is wrong in it.
-    static func definitions(in root: URL, host: String?) throws(HTTPMockError) -> [RouteDefinition] {
+    static func definitions(in root: URL, host: String?, rootHoldsSettings: Bool = false) throws(HTTPMockError) -> [RouteDefinition] {
         let tree = try FolderReader.read(root: root.path)
-        if tree.files.contains(MockConfiguration.fileName) {
+        if !rootHoldsSettings, tree.files.contains(MockConfiguration.fileName) {
             throw HTTPMockError(
                 .mockTree,
                 "loadMocks: \(tree.path)/\(MockConfiguration.fileName) is directly in the root; put it in a method folder such as GET/")
@@ -111,8 +113,17 @@ enum MockTree {
         } catch {
             throw HTTPMockError(.mockTree, "loadMocks: cannot read \(configuration): \(error.localizedDescription)")
         }
-        let entries = try MockConfiguration(data, file: configuration).entries
+        var entries = try MockConfiguration(data, file: configuration).entries
         let folder = URL(fileURLWithPath: configuration).deletingLastPathComponent()
+        // Espresso-Martini's queue rule: the n-th request gets response min(n, count), so the
+        // last entry of each route (one per scenario condition) repeats unless it names a lifetime.
+        var lastOfRoute: [ScenarioState?: Int] = [:]
+        for (index, entry) in entries.enumerated() {
+            lastOfRoute[entry.scenario.flatMap { scenario in entry.requiredState.map { ScenarioState(scenario, $0) } }] = index
+        }
+        for index in lastOfRoute.values where !entries[index].namesLifetime {
+            entries[index].lifetime = .eternal
+        }
         var groups: [(condition: ScenarioState?, responses: [MockResponse])] = []
         for (index, entry) in entries.enumerated() {
             let place = entries.count > 1 ? "\(configuration), entry [\(index)]" : configuration

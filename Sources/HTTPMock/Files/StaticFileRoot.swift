@@ -24,8 +24,39 @@ struct StaticFileRoot: Sendable {
         return String(cString: resolved)
     }
 
+    /// The directories of `directories`, checked (each an existing, readable folder; at least
+    /// one), with every link resolved. `caller` starts the messages (`serveFiles`).
+    static func roots(of directories: [URL], caller: String) throws(HTTPMockError) -> [String] {
+        guard !directories.isEmpty else {
+            throw HTTPMockError(.invalidRegistration, "\(caller): no directory was given")
+        }
+        var roots: [String] = []
+        for directory in directories {
+            guard directory.isFileURL else {
+                throw HTTPMockError(.invalidRegistration, "\(caller): \(directory.absoluteString) is not a file URL")
+            }
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue,
+                let root = realPath(directory.path)
+            else {
+                throw HTTPMockError(.invalidRegistration, "\(caller): \(directory.path) is not a directory")
+            }
+            guard FileManager.default.isReadableFile(atPath: root) else {
+                throw HTTPMockError(.invalidRegistration, "\(caller): \(directory.path) is not readable")
+            }
+            roots.append(root == "/" ? "" : root)
+        }
+        return roots
+    }
+
     /// The file for `request`, or a 4xx saying why there is none.
     func response(for request: MockRequest) -> MockResponse {
+        existingFile(for: request) ?? notFound(request.url.path(percentEncoded: true))
+    }
+
+    /// The file for `request`, a 4xx for a path that is malformed or leaves the directories, or
+    /// `nil` when no directory holds the file.
+    func existingFile(for request: MockRequest) -> MockResponse? {
         // Split the raw path before decoding, so an encoded `/` (`%2F`) cannot form a segment.
         let raw = request.url.path(percentEncoded: true)
         let segments = raw.split(separator: "/").map(String.init).dropFirst(prefixCount)
@@ -39,7 +70,7 @@ struct StaticFileRoot: Sendable {
             }
             names.append(name)
         }
-        guard !names.isEmpty else { return notFound(raw) }
+        guard !names.isEmpty else { return nil }
         for root in roots {
             let candidate = root + "/" + names.joined(separator: "/")
             guard let resolved = Self.realPath(candidate) else { continue }
@@ -53,7 +84,7 @@ struct StaticFileRoot: Sendable {
             let pathExtension = (names[names.count - 1] as NSString).pathExtension
             return .file(url: URL(fileURLWithPath: resolved), headers: ["Content-Type": ContentType.forPathExtension(pathExtension)])
         }
-        return notFound(raw)
+        return nil
     }
 
     private func notFound(_ path: String) -> MockResponse {

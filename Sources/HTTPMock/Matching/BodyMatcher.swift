@@ -155,6 +155,9 @@ struct RequestPredicate: Hashable, Sendable {
     // in a lock-protected optional is re-wrapped in a thunk on every read (SPEC §10).
     let id: Int
     let test: @Sendable (MockRequest) -> Bool
+    /// Why a request fails the predicate, for near-miss reports (a WireMock mapping says which
+    /// matcher failed); `nil`: "the predicate returned false".
+    var explanation: (@Sendable (MockRequest) -> String?)? = nil
 
     static func == (lhs: RequestPredicate, rhs: RequestPredicate) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }

@@ -11,6 +11,11 @@ struct RouteKey: Hashable, Sendable {
     var predicate: RequestPredicate?
     /// The scenario state the route needs; checked under the registry's lock, with the pop.
     var scenario: ScenarioState?
+    /// WireMock's `priority` (1 highest), compared before specificity; `nil` counts as 5,
+    /// WireMock's default (SPEC §19).
+    var priority: Int? = nil
+    /// A name that replaces the generated description (a WireMock mapping's summary).
+    var label: String? = nil
 
     /// Whether host and path are both literal: such routes live in the exact index.
     var isExact: Bool { host.isLiteral && path.isLiteral }
@@ -46,6 +51,7 @@ struct RouteKey: Hashable, Sendable {
 extension RouteKey: CustomStringConvertible {
     /// `GET api.example.com/users/:id?q=swift [headers: x-env: test] [body: .json(…)] [where]`.
     var description: String {
+        if let label { return label }
         var text = "\(method?.rawValue ?? "ANY") \(host)\(path)\(query?.description ?? "")"
         if let headers { text += " [headers: \(headers)]" }
         if let body { text += " [body: \(body)]" }
@@ -104,7 +110,10 @@ final class Route: Sendable {
 
     /// Whether `self` takes precedence over `other`.
     func precedes(_ other: Route) -> Bool {
-        specificity.beats(other.specificity) ?? (order < other.order)
+        if key.priority != other.key.priority, (key.priority ?? 5) != (other.key.priority ?? 5) {
+            return (key.priority ?? 5) < (other.key.priority ?? 5)
+        }
+        return specificity.beats(other.specificity) ?? (order < other.order)
     }
 }
 

@@ -11,6 +11,8 @@ struct Journal: RandomAccessCollection, MutableCollection, Sendable {
     private static let chunkCapacity = 256
 
     private var chunks: [[RecordedRequest]] = []
+    /// Entries at the start of the first chunk that were removed (``removeFirst(_:)``).
+    private var head = 0
     private(set) var count = 0
 
     init() {}
@@ -21,22 +23,36 @@ struct Journal: RandomAccessCollection, MutableCollection, Sendable {
     subscript(position: Int) -> RecordedRequest {
         get {
             precondition(position >= 0 && position < count, "journal index \(position) out of 0..<\(count)")
-            return chunks[position / Self.chunkCapacity][position % Self.chunkCapacity]
+            let slot = position + head
+            return chunks[slot / Self.chunkCapacity][slot % Self.chunkCapacity]
         }
         set {
             precondition(position >= 0 && position < count, "journal index \(position) out of 0..<\(count)")
-            chunks[position / Self.chunkCapacity][position % Self.chunkCapacity] = newValue
+            let slot = position + head
+            chunks[slot / Self.chunkCapacity][slot % Self.chunkCapacity] = newValue
         }
     }
 
     mutating func append(_ entry: RecordedRequest) {
-        if count % Self.chunkCapacity == 0 {
+        if (head + count) % Self.chunkCapacity == 0 {
             var chunk: [RecordedRequest] = []
             chunk.reserveCapacity(Self.chunkCapacity)
             chunks.append(chunk)
         }
         chunks[chunks.count - 1].append(entry)
         count += 1
+    }
+
+    /// Removes the `k` oldest entries; a chunk is freed once none of its entries is left.
+    mutating func removeFirst(_ k: Int) {
+        let k = Swift.min(Swift.max(0, k), count)
+        head += k
+        count -= k
+        let freed = head / Self.chunkCapacity
+        if freed > 0 {
+            chunks.removeFirst(freed)
+            head -= freed * Self.chunkCapacity
+        }
     }
 
     /// Keeps the entries `shouldBeRemoved` rejects, in order.

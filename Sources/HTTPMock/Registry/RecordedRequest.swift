@@ -39,9 +39,12 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     private final class Rare: Sendable {
         let error: (any Error)?
         let nearMissReport: String?
-        init(error: (any Error)?, nearMissReport: String?) {
+        /// The size of a body the journal did not keep (``HTTPMock/journalBodyLimit``).
+        let droppedBodySize: Int?
+        init(error: (any Error)?, nearMissReport: String?, droppedBodySize: Int? = nil) {
             self.error = error
             self.nearMissReport = nearMissReport
+            self.droppedBodySize = droppedBodySize
         }
     }
 
@@ -62,14 +65,32 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
     /// The error the request failed with, or `nil` when a response was served.
     public internal(set) var error: (any Error)? {
         get { rare?.error }
-        set { rare = newValue == nil && nearMissReport == nil ? nil : Rare(error: newValue, nearMissReport: nearMissReport) }
+        set {
+            rare =
+                newValue == nil && nearMissReport == nil && droppedBodySize == nil
+                ? nil : Rare(error: newValue, nearMissReport: nearMissReport, droppedBodySize: droppedBodySize)
+        }
     }
 
     /// For an unmatched request: why no route matched, with the closest registrations and one
     /// line per field that differs. `nil` for matched requests.
     public internal(set) var nearMissReport: String? {
         get { rare?.nearMissReport }
-        set { rare = newValue == nil && error == nil ? nil : Rare(error: error, nearMissReport: newValue) }
+        set {
+            rare =
+                newValue == nil && error == nil && droppedBodySize == nil
+                ? nil : Rare(error: error, nearMissReport: newValue, droppedBodySize: droppedBodySize)
+        }
+    }
+
+    /// The size of the request's body in bytes. When the journal kept the size only
+    /// (``HTTPMock/journalBodyLimit``), `request.body` is `nil` and this still tells it.
+    public var bodySize: Int { droppedBodySize ?? request.body?.count ?? 0 }
+
+    /// Set when the journal dropped the body and kept its size.
+    var droppedBodySize: Int? {
+        get { rare?.droppedBodySize }
+        set { rare = Rare(error: error, nearMissReport: nearMissReport, droppedBodySize: newValue) }
     }
 
     public var description: String {

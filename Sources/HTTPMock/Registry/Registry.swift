@@ -94,6 +94,8 @@ final class Registry: Sendable {
         /// Whether a `waitForRequest(s)` waits, so journaling a request knows, in its own critical
         /// section, whether to wake ``JournalWaiters`` (set by it, see there).
         var hasWaiters = false
+        /// How much of its history the journal keeps (Registry+JournalLimit.swift).
+        var journalLimits = JournalLimits()
 
         func scenarioState(of scenario: String) -> String {
             scenarios[scenario] ?? ScenarioState.started
@@ -105,10 +107,13 @@ final class Registry: Sendable {
             outcome: (statusCode: Int?, error: (any Error)?), date: Date, served: ServedResponse? = nil
         ) -> Int {
             nextJournalID += 1
-            journal.append(
-                RecordedRequest(
-                    request: request, isMatched: isMatched, route: route,
-                    statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served))
+            let (kept, droppedBodySize) = journalLimits.kept(request)
+            var entry = RecordedRequest(
+                request: kept, isMatched: isMatched, route: route,
+                statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served)
+            if let droppedBodySize { entry.droppedBodySize = droppedBodySize }
+            journal.append(entry)
+            journalLimits.enforce(on: &journal)
             return nextJournalID
         }
 
@@ -305,7 +310,9 @@ final class Registry: Sendable {
         // routes. If that finds no route with a response, nothing was changed and the full path
         // below runs (it journals the miss and writes the near-miss report).
         let (direct, wakesWaiters) = state.withLock { state -> (Resolution?, Bool) in
-            guard let matching = Self.matchingRoutes(for: request, in: state.routes, runningUserCode: false) else { return (nil, false) }
+            guard let matching = Self.matchingRoutesFallingBackToGet(for: request, in: state.routes, runningUserCode: false) else {
+                return (nil, false)
+            }
             return (state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted), state.hasWaiters)
         }
         if let direct {
@@ -314,7 +321,7 @@ final class Registry: Sendable {
             return direct
         }
         let snapshot = state.withLock { $0.routes }
-        let matching = Self.matchingRoutes(for: request, in: snapshot, runningUserCode: true) ?? Matches()
+        let matching = Self.matchingRoutesFallingBackToGet(for: request, in: snapshot, runningUserCode: true) ?? Matches()
         let (decided, queues, scenarios): (Resolution, [NearMissAnalysis.QueueState], [String: String]) = state.withLock { state in
             if let resolution = state.popFirst(of: matching, in: snapshot, for: request, date: date, compacted: &compacted) {
                 return (resolution, [], [:])

@@ -185,7 +185,7 @@ private struct ServedRun: Sendable {
         let delay = delivery.startDelay ?? settings.defaultDelay
         if delay > 0 {
             do {
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                try await WaitTime.sleep(delay)
             } catch {
                 return fail(URLError(.cancelled))
             }
@@ -211,7 +211,8 @@ private struct ServedRun: Sendable {
                 return .events(
                     WireResponse(
                         statusCode: http.status.code, headers: fields.map { ($0.name, $0.value) },
-                        body: ServedBody(.none, size: 0), sendsBody: true, bytesPerSecond: nil),
+                        body: ServedBody(.none, size: 0), sendsBody: http.status.sendsBody(to: request.method),
+                        bytesPerSecond: nil),
                     source, request: request)
             }
             return respond(status: http.status, headers: headers, body: http.body, to: request, rate: rate, outcomePending: outcomePending)
@@ -297,7 +298,7 @@ private struct ServedRun: Sendable {
             }
         }
         let deadline = Task {
-            guard timeout > 0, (try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))) != nil else { return }
+            guard timeout > 0, (try? await WaitTime.sleep(timeout)) != nil else { return }
             race.finish(
                 .failure(
                     URLError(

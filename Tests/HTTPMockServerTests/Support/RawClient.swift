@@ -11,7 +11,7 @@ import Darwin
 /// test fails instead of hanging.
 final class RawClient: @unchecked Sendable {
     // @unchecked: one test uses one client from one task at a time.
-    private let socket: Int32
+    private var socket: Int32
     private(set) var received = Data()
     /// Whether the server closed the connection.
     private(set) var isClosed = false
@@ -38,7 +38,7 @@ final class RawClient: @unchecked Sendable {
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { close(socket) }
+    deinit { if socket >= 0 { close(socket) } }
 
     func send(_ text: String) throws { try send(Data(text.utf8)) }
 
@@ -92,6 +92,16 @@ final class RawClient: @unchecked Sendable {
 
     /// Clears what was received, for the next response on the same connection.
     func reset() { received = Data() }
+
+    /// Half-closes: the server sees the end of the request stream (`shutdown(SHUT_WR)`).
+    func shutdownWrite() { shutdown(socket, Int32(SHUT_WR)) }
+
+    /// Closes the connection from this side.
+    func closeNow() {
+        close(socket)
+        socket = -1
+        isClosed = true
+    }
 }
 
 enum RawClientError: Error {

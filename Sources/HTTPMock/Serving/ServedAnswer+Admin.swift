@@ -1,0 +1,37 @@
+import Foundation
+
+// Answers a transport sends for its own endpoints (the admin API, SPEC §19) rather than for
+// the registry: nothing is resolved or journaled.
+
+extension ServedAnswer {
+    /// `status` with `headers` and `body` (a `Content-Length` is added; no body for `HEAD`).
+    package static func direct(status: Int, headers: [(String, String)], body: Data, method: String) -> ServedAnswer {
+        let sendsBody = HTTPStatus(status).sendsBody(to: HTTPMethod(method)) && !body.isEmpty
+        var fields = headers
+        if !HTTPStatus(status).forbidsBody { fields.append(("Content-Length", String(body.count))) }
+        return .respond(
+            WireResponse(
+                statusCode: status, headers: fields.map { (name: $0.0, value: $0.1) },
+                body: ServedBody(.data(body), size: body.count), sendsBody: sendsBody, bytesPerSecond: nil))
+    }
+
+    /// The event stream of `response` (made with ``MockResponse/eventStreamFromSequence(status:headers:lifetime:delivery:_:)``)
+    /// sent to `request`; `nil` when `response` is not an event stream.
+    package static func directEvents(_ response: MockResponse, for request: MockRequest) -> ServedAnswer? {
+        guard case .http(let http) = response.payload, case .events(let source) = http.body else { return nil }
+        var fields = http.effectiveHeaders
+        fields["Content-Length"] = nil
+        return .events(
+            WireResponse(
+                statusCode: http.status.code, headers: fields.map { ($0.name, $0.value) }, body: ServedBody(.none, size: 0),
+                sendsBody: true, bytesPerSecond: nil),
+            source, request: request)
+    }
+}
+
+extension MockRequest {
+    /// A request a transport answers itself (the admin API), for what needs one.
+    package static func direct(method: String, url: URL, headers: [(String, String)], body: Data?) -> MockRequest {
+        MockRequest(method: HTTPMethod(method), url: url, headers: HTTPHeaders(Dictionary(headers, uniquingKeysWith: { $1 })), body: body)
+    }
+}

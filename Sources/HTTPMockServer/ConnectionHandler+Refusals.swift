@@ -1,0 +1,111 @@
+#if Server
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+// What the server refuses from a request's head, before anything reaches the registry
+// (SPEC §13): a target over 8 KB (414), a header block over 64 KB (431), a `Host` that is not a
+// host or comes twice and a target that is neither a path nor an http(s) URL (400), a declared
+// body over `maximumRequestBody` (413).
+
+extension ConnectionHandler {
+    /// The status and body to refuse `head` with, or `nil` when it may be served.
+    static func refusal(of head: HTTPRequestHead, site: ServingSite) -> (HTTPResponseStatus, String)? {
+        let targetSize = head.uri.utf8.count
+        if targetSize > maximumTarget {
+            return (.uriTooLong, "HTTPMock: the request target is \(targetSize) bytes long; the limit is \(maximumTarget / 1024) KB.\n")
+        }
+        if headerBlockSize(of: head) > maximumHeaderBlock {
+            return (
+                .requestHeaderFieldsTooLarge, "HTTPMock: the request's header block is larger than \(maximumHeaderBlock / 1024) KB.\n"
+            )
+        }
+        let hosts = head.headers["Host"]
+        if hosts.count > 1 {
+            return (.badRequest, "HTTPMock: the request has \(hosts.count) Host header fields; HTTP/1.1 allows one.\n")
+        }
+        if let host = hosts.first, !host.isEmpty, !isAuthority(host) {
+            return (
+                .badRequest, "HTTPMock: the Host header \(host.debugDescription) is not a host name or address with an optional port.\n"
+            )
+        }
+        if head.method != .CONNECT, !isOriginOrHTTPTarget(head.uri, method: head.method) {
+            return (
+                .badRequest, "HTTPMock: the request target \(head.uri.debugDescription) is neither a path nor an http:// or https:// URL.\n"
+            )
+        }
+        if let length = head.headers.first(name: "Content-Length").flatMap({ Int($0) }), length > site.maximumRequestBody {
+            return (.payloadTooLarge, tooLarge(site.maximumRequestBody))
+        }
+        return nil
+    }
+
+    /// What a 413 says.
+    static func tooLarge(_ limit: Int) -> String {
+        "HTTPMock: the request body is larger than the server's maximumRequestBody (\(limit) bytes).\n"
+    }
+
+    /// Request line and header fields, as on the wire.
+    static func headerBlockSize(of head: HTTPRequestHead) -> Int {
+        var size = head.method.rawValue.utf8.count + head.uri.utf8.count + 12
+        for (name, value) in head.headers {
+            size += name.utf8.count + value.utf8.count + 4
+        }
+        return size
+    }
+
+    /// Whether the client waits for `100 Continue` before it sends the body it announced.
+    static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
+        guard head.version.major == 1, head.version.minor >= 1,
+            head.headers["Expect"].contains(where: { $0.lowercased() == "100-continue" })
+        else { return false }
+        let length = head.headers.first(name: "Content-Length").flatMap { Int($0) } ?? 0
+        return length > 0 || head.headers["Transfer-Encoding"].contains { $0.lowercased().contains("chunked") }
+    }
+
+    /// `/path`, `*` for `OPTIONS`, or an absolute `http://` or `https://` URL (a proxy request).
+    static func isOriginOrHTTPTarget(_ target: String, method: HTTPMethod) -> Bool {
+        if target.hasPrefix("/") { return true }
+        if target == "*" { return method == .OPTIONS }
+        let lowercased = target.lowercased()
+        return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")
+    }
+
+    /// Whether `value` is `host[:port]` (RFC 9110 §7.2): a registered name or IPv4 address, or
+    /// an IPv6 address in brackets, then optionally `:` and digits. No path, user info or space.
+    static func isAuthority(_ value: String) -> Bool {
+        let utf8 = Array(value.utf8)
+        var index = 0
+        if utf8.first == UInt8(ascii: "[") {
+            guard let close = utf8.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
+            let inside = utf8[1..<close]
+            guard inside.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return false }
+            index = close + 1
+        } else {
+            while index < utf8.count, utf8[index] != UInt8(ascii: ":") {
+                guard isRegisteredNameByte(utf8[index]) else { return false }
+                index += 1
+            }
+            guard index > 0 else { return false }
+        }
+        guard index < utf8.count else { return true }
+        guard utf8[index] == UInt8(ascii: ":") else { return false }
+        let port = utf8[(index + 1)...]
+        return port.count <= 5 && port.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+    }
+
+    /// RFC 3986 `reg-name`: unreserved, percent-encoded and sub-delimiter characters.
+    private static func isRegisteredNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "-._~%!$&'()*+,;=".utf8.contains(byte)
+        }
+    }
+}
+#endif

@@ -1,0 +1,222 @@
+#if Server
+import Foundation
+import HTTPMock
+import NIOCore
+import NIOHTTP1
+
+/// Puts an answer on the wire from the request's task.
+enum ResponseWriter {
+    /// Writes `answer` to `request` (`METHOD target`, for messages); returns the status sent, if any.
+    ///
+    /// A response that cannot go on the wire as it is (a 1xx status as the final answer, a
+    /// header name that is not a token, a CR, LF or NUL in a header value, which would split the
+    /// response) is answered 500 with a body naming the problem instead. Registration and HAR
+    /// loading refuse these; a `.dynamic` handler can still produce them.
+    static func send(_ answer: ServedAnswer, for request: String, on channel: any Channel, keepAlive: Bool) async -> Int? {
+        switch answer {
+        case .respond(let response), .cut(let response, _), .events(let response, _, _):
+            if let problem = WireCheck.problem(with: response) {
+                await refuse(request, problem: problem, on: channel, keepAlive: keepAlive)
+                return 500
+            }
+        case .hold, .close, .garbage:
+            break
+        }
+        switch answer {
+        case .hold:
+            return nil
+        case .close:
+            try? await channel.close()
+            return nil
+        case .respond(let response):
+            await write(response, on: channel, keepAlive: keepAlive)
+            return response.statusCode
+        case .cut(let response, let afterBytes):
+            await cut(response, afterBytes: afterBytes, on: channel)
+            return response.statusCode
+        case .garbage:
+            writeGarbage(on: channel)
+            return nil
+        case .events(let response, let source, let request):
+            await stream(source, head: response, for: request, on: channel, keepAlive: keepAlive)
+            return response.statusCode
+        }
+    }
+
+    /// What the CLI's log says happened.
+    static func outcome(of answer: ServedAnswer) -> String {
+        switch answer {
+        case .respond: "responded"
+        case .close(let reason): "closed: \(reason)"
+        case .hold: "held (.never)"
+        case .cut(_, let afterBytes): "cut after \(afterBytes) body bytes (.connectionLost)"
+        case .events: "event stream"
+        case .garbage: "closed after bytes that are not HTTP (.malformedResponse)"
+        }
+    }
+
+    /// The 500 sent instead of a response that cannot go on the wire.
+    private static func refuse(_ request: String, problem: String, on channel: any Channel, keepAlive: Bool) async {
+        let body = channel.allocator.buffer(string: "HTTPMock: the response to \(request) cannot be sent: \(problem).\n")
+        var headers = NIOHTTP1.HTTPHeaders()
+        headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        headers.add(name: "Content-Length", value: String(body.readableBytes))
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: .http1_1, status: .internalServerError, headers: headers)
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        channel.eventLoop.execute {
+            channel.write(HTTPServerResponsePart.head(head), promise: nil)
+            channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil)
+            channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: written)
+        }
+        do {
+            try await written.futureResult.get()
+        } catch {
+            try? await channel.close()
+            return
+        }
+        if !keepAlive { try? await channel.close() }
+    }
+
+    /// The response head, framed by HTTPMock (the encoder does not add framing headers): no
+    /// `Content-Length` or `Transfer-Encoding` for statuses without a body, `chunked` for a
+    /// stream that sends its body, else the `Content-Length` the response carries.
+    private static func head(of response: WireResponse, keepAlive: Bool, chunked: Bool = false) -> HTTPServerResponsePart {
+        var headers = NIOHTTP1.HTTPHeaders()
+        for (name, value) in response.headers {
+            headers.add(name: name, value: value)
+        }
+        headers.remove(name: "Transfer-Encoding")
+        if chunked {
+            headers.remove(name: "Content-Length")
+            headers.add(name: "Transfer-Encoding", value: "chunked")
+        } else if response.statusCode == 204 || response.statusCode == 304 {
+            headers.remove(name: "Content-Length")
+        }
+        if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
+        return .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.statusCode), headers: headers))
+    }
+
+    /// What `.fault(.malformedResponse)` sends instead of a status line.
+    static let garbage = "HTTPMock \u{0}\u{1}\u{2} not an HTTP response\r\n\r\n"
+
+    /// `.fault(.malformedResponse)`: bytes that are not HTTP, then close. They are written from
+    /// the HTTP encoder's place in the pipeline, so they reach the socket as they are.
+    private static func writeGarbage(on channel: any Channel) {
+        channel.eventLoop.execute {
+            guard let encoder = try? channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self) else {
+                channel.close(promise: nil)
+                return
+            }
+            encoder.writeAndFlush(NIOAny(channel.allocator.buffer(string: garbage))).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        }
+    }
+
+    /// `.fault(.connectionLost(afterBytes:))`: the head (with the full `Content-Length`), the
+    /// first `afterBytes` bytes of the body, then the connection closes mid-body.
+    private static func cut(_ response: WireResponse, afterBytes: Int, on channel: any Channel) async {
+        do {
+            channel.write(head(of: response, keepAlive: false), promise: nil)
+            if afterBytes > 0, response.sendsBody {
+                var reader = try response.body.reader()
+                defer { reader.close() }
+                // `afterBytes` may be anything up to Int.max: never more than the body holds.
+                let bytes = try reader.next(min(afterBytes, response.body.size))
+                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: bytes)))).get()
+            } else {
+                channel.flush()
+            }
+        } catch {}
+        try? await channel.close()
+    }
+
+    /// `.eventStream`: the head without a length (NIO frames the body as chunked), then one
+    /// chunk per event, written and flushed when its time comes; a dynamic stream's events as
+    /// its sequence yields them. Closing the connection cancels the task and ends the stream.
+    private static func stream(
+        _ source: MockResponse.EventSource, head response: WireResponse, for request: MockRequest,
+        on channel: any Channel, keepAlive: Bool
+    ) async {
+        @Sendable func send(_ event: ServerSentEvent) async -> Bool {
+            guard !Task.isCancelled else { return false }
+            let chunk = HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: event.framed)))
+            return (try? await channel.writeAndFlush(chunk).get()) != nil
+        }
+        do {
+            guard response.sendsBody else {
+                // HEAD, 204, 304: the head only, and the connection is ready for the next request.
+                channel.write(head(of: response, keepAlive: keepAlive), promise: nil)
+                try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+                if !keepAlive { try? await channel.close() }
+                return
+            }
+            try await channel.writeAndFlush(head(of: response, keepAlive: keepAlive, chunked: true)).get()
+            switch source.kind {
+            case .fixed(let events, let interval):
+                for (index, event) in events.enumerated() {
+                    if index > 0, interval > 0 { try await WaitTime.sleep(interval) }
+                    guard await send(event) else { return }
+                }
+            case .sequence(let handler):
+                try await handler.run(request, MockResponse.EventSink(send: send))
+            }
+            try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+        } catch {
+            try? await channel.close()
+            return
+        }
+        if !keepAlive { try? await channel.close() }
+    }
+
+    private static func write(_ response: WireResponse, on channel: any Channel, keepAlive: Bool) async {
+        let head = head(of: response, keepAlive: keepAlive)
+        do {
+            if !response.sendsBody || (response.body.data != nil && response.bytesPerSecond == nil) {
+                // One hop to the event loop for the whole response.
+                let body = response.sendsBody ? response.body.data.map { channel.allocator.buffer(bytes: $0) } : nil
+                let written = channel.eventLoop.makePromise(of: Void.self)
+                channel.eventLoop.execute {
+                    channel.write(head, promise: nil)
+                    if let body { channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil) }
+                    channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: written)
+                }
+                try await written.futureResult.get()
+            } else {
+                channel.write(head, promise: nil)
+                try await stream(response, on: channel)
+                try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+            }
+        } catch {
+            try? await channel.close()
+            return
+        }
+        if !keepAlive { try? await channel.close() }
+    }
+
+    /// Streams a file or throttled body. Each chunk is written only when the previous one has
+    /// left for the socket (back-pressure: at most one chunk in memory), and at a throttled
+    /// rate not before its time.
+    private static func stream(_ response: WireResponse, on channel: any Channel) async throws {
+        var reader = try response.body.reader()
+        defer { reader.close() }
+        let rate = response.bytesPerSecond
+        let chunkSize = rate.map { min(ConnectionHandler.chunkSize, max(1, $0 / 10)) } ?? ConnectionHandler.chunkSize
+        let started = DispatchTime.now()
+        var sent = 0
+        while true {
+            try Task.checkCancellation()
+            let chunk = try reader.next(chunkSize)
+            if chunk.isEmpty { return }
+            try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: chunk)))).get()
+            sent += chunk.count
+            if let rate {
+                let due = started.uptimeNanoseconds + UInt64(Double(sent) / Double(rate) * 1e9)
+                let now = DispatchTime.now().uptimeNanoseconds
+                if due > now { try await Task.sleep(nanoseconds: due - now) }
+            }
+        }
+    }
+}
+#endif

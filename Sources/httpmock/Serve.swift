@@ -1,0 +1,104 @@
+#if Server
+import ArgumentParser
+import Foundation
+import HTTPMock
+import HTTPMockServer
+
+/// `httpmock serve`: loads the mocks and serves them until SIGINT or SIGTERM.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.")
+
+    @OptionGroup var source: SourceOptions
+
+    @OptionGroup(title: "Live control (WireMock admin API, dashboard, forwarding)")
+    var wireMock: WireMockOptions
+
+    @Option(help: "The address to bind. Default: 127.0.0.1 (configuration.json: hostname).")
+    var host: String?
+
+    // `.unconditional`: `--port -1` reads -1 as the value (and refuses it), not as an option.
+    @Option(parsing: .unconditional, help: "The port; 0 picks a free one. Default: 0 (configuration.json: port).")
+    var port: Int?
+
+    @Option(help: "An Espresso-Martini configuration.json. Default: ./configuration.json, else the one in the mocks folder.")
+    var configuration: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds every response waits before it starts, 0 to 86400 (configuration.json: delay).")
+    var delay: Double?
+
+    @Option(help: "TRACE, DEBUG, INFO (the default) print every exchange; NOTICE, WARNING, ERROR only misses; CRITICAL nothing.")
+    var logLevel: String?
+
+    @Option(
+        help:
+            "The host that requests naming the server are matched as. Default: the one host every loaded route names, else the default domain."
+    )
+    var impersonate: String?
+
+    @Flag(help: "Bind every interface (0.0.0.0) instead of loopback.")
+    var useAnyAddr = false
+
+    func validate() throws {
+        if let port, !(0...65_535).contains(port) {
+            throw ValidationError("--port must be a number from 0 to 65535 (0 picks a free port), got \(port).")
+        }
+        if let delay, !(0...ServerSettings.maximumDelay).contains(delay) {
+            throw ValidationError(
+                "--delay must be a number of seconds from 0 to \(Int(ServerSettings.maximumDelay)), got \(CLIConfiguration.formatted(delay))."
+            )
+        }
+        if let logLevel, LogLevel(rawValue: logLevel.uppercased()) == nil {
+            throw ValidationError(
+                "--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(logLevel)\".")
+        }
+        if wireMock.forwardUnmatched != nil, !source.fileDir.isEmpty {
+            throw ValidationError(
+                "--forward-unmatched and --file-dir both answer the requests no route matches; give one of them.")
+        }
+        if let impersonate, let problem = CLIConfiguration.impersonationProblem(impersonate) {
+            throw ValidationError("--impersonate \"\(impersonate)\" is not a host: \(problem).")
+        }
+    }
+
+    func run() async throws {
+        let folder = try source.mocksFolder(otherSourcesGiven: wireMock.wiremockRoot != nil)
+        let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
+        let file = try CLIConfiguration.load(settingsPath)
+        if let note = CLIConfiguration.unusedSettingsFile(in: folder, using: settingsPath) { say(note) }
+        // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
+        let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
+        let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
+        let port = self.port ?? file.port ?? 0
+
+        let mock = HTTPMock()
+        mock.defaultDelay = delay ?? file.delay ?? 0
+        let filesAnswer = try source.load(into: mock, mocksFolder: folder)
+        let admin = try wireMock.apply(to: mock, host: host)
+        admin?.setShutdownHandler { kill(getpid(), SIGTERM) }
+        // A HAR recorded against one API: requests naming the server are that API's.
+        let inferredHost = impersonate == nil ? mock.singleRouteHost : nil
+        mock.logHandler = { event in
+            guard !event.isMatched, level.printsMisses, filesAnswer?(event.request) != true else { return }
+            say(event.nearMissReport ?? "\(event)")
+        }
+        let server = try await mock.startServer(
+            host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
+            admin: admin
+        ) { record in
+            guard level.printsExchanges else { return }
+            let status = record.statusCode.map(String.init) ?? "---"
+            say(
+                String(
+                    format: "%@ %@ %@ %.1f ms%@", record.method, record.target, status, record.duration * 1000,
+                    record.statusCode == nil ? " (\(record.outcome))" : ""))
+        }
+        let matchedAs = inferredHost.map { "matching requests as \($0) (the one host of the loaded routes), " } ?? ""
+        say("httpmock: \(matchedAs)serving on \(server.baseURL.absoluteString)")
+        let signal = await Signals.waitForTermination()
+        await server.stop()
+        if level.printsExchanges { say("httpmock: stopped (\(signal))") }
+    }
+}
+#endif

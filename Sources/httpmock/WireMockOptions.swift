@@ -1,0 +1,52 @@
+#if Server
+import ArgumentParser
+import Foundation
+import HTTPMock
+import HTTPMockServer
+
+/// `httpmock serve`'s live-control options (SPEC §19): the WireMock admin API and dashboard,
+/// WireMock mapping files, forwarding of misses.
+struct WireMockOptions: ParsableArguments {
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Serve WireMock's admin API and the dashboard under /__admin/ (loopback binds only, unless --admin-token is given).")
+    var admin = true
+
+    @Option(help: "A token every admin request must send as Authorization: Bearer TOKEN; allows the admin API on any address.")
+    var adminToken: String?
+
+    @Option(help: "A WireMock root folder: loads mappings/**/*.json, answers bodyFileName from __files/.")
+    var wiremockRoot: String?
+
+    @Option(help: "Send every request no route matches to this base URL and answer with what comes back.")
+    var forwardUnmatched: String?
+
+    /// Loads the mappings, sets forwarding, and returns the admin API to serve (`nil` when off;
+    /// then it says why when it was asked for).
+    func apply(to mock: HTTPMock, host: String) throws -> AdminAPI? {
+        if let wiremockRoot {
+            do {
+                try mock.loadWireMock(from: URL(fileURLWithPath: wiremockRoot, isDirectory: true))
+            } catch {
+                throw ValidationError(
+                    "Could not load the WireMock root \(wiremockRoot): \((error as? HTTPMockError)?.message ?? "\(error)")")
+            }
+        }
+        if let forwardUnmatched {
+            guard let url = URL(string: forwardUnmatched), url.scheme != nil, url.host != nil else {
+                throw ValidationError("--forward-unmatched needs a URL like http://localhost:8000, got \(forwardUnmatched).")
+            }
+            mock.unmockedPolicy = .mock(.forward(to: url, lifetime: .eternal))
+        }
+        if let adminToken, adminToken.isEmpty { throw ValidationError("--admin-token must not be empty.") }
+        guard admin else { return nil }
+        let loopback = ["127.0.0.1", "::1", "localhost"].contains(host.lowercased()) || host.hasPrefix("127.")
+        guard loopback || adminToken != nil else {
+            FileHandle.standardOutput.write(
+                Data("httpmock: the admin API is off: \(host) is not a loopback address; give --admin-token TOKEN to serve it\n".utf8))
+            return nil
+        }
+        return AdminAPI(mock: mock, token: adminToken)
+    }
+}
+#endif
