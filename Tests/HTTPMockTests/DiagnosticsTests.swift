@@ -175,6 +175,15 @@ struct DiagnosticsTests {
         }
         #expect(text == "ok")
     }
+
+    @Test("describeRoutes() lists routes in registration order, not in the order matching tries them")
+    func describeRoutesInRegistrationOrder() {
+        mock.addResponses(forPath: "/users/:id", host: "api.example.com", responses: [.plaintext("any user")])
+        mock.addResponses(forPath: "/users/me", host: "api.example.com", responses: [.plaintext("me")])  // more specific, tried first
+        mock.addResponses(forPath: "/a", host: "api.example.com", responses: [.plaintext("a")])
+        let routes = mock.describeRoutes().split(separator: "\n").map { $0.components(separatedBy: " — ")[0] }
+        #expect(routes == ["ANY api.example.com/users/:id", "ANY api.example.com/users/me", "ANY api.example.com/a"])
+    }
 }
 
 @Suite("The .httpMock trait")
