@@ -17,6 +17,7 @@ let package = Package(
         .executableTarget(name: "FuzzMatchers", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
         .executableTarget(name: "FuzzConfiguration", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
         .executableTarget(name: "FuzzHAR", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
+        .executableTarget(name: "FuzzTemplates", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
         .executableTarget(
             name: "FuzzServerSettings", dependencies: ["FuzzSupport", .product(name: "HTTPMock", package: "HTTPMock")]),
     ],

@@ -24,6 +24,7 @@ public func withHTTPMock<Result>(
     _ body: (HTTPMock) async throws -> Result
 ) async rethrows -> Result {
     let mock = HTTPMock()
+    mock.registry.isVerifiedAtScopeEnd.withLock { $0 = true }
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     do {
         let result = try await HTTPMock.$scoped.withValue(mock) { try await body(mock) }
@@ -42,6 +43,7 @@ public func withHTTPMock<Result>(
     _ body: (HTTPMock) throws -> Result
 ) rethrows -> Result {
     let mock = HTTPMock()
+    mock.registry.isVerifiedAtScopeEnd.withLock { $0 = true }
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     do {
         let result = try HTTPMock.$scoped.withValue(mock) { try body(mock) }

@@ -36,6 +36,7 @@ public final class HTTPMock: Sendable {
     /// the invalidated one: FoundationNetworking kills the process when a task is created on an
     /// invalidated session.
     public var urlSession: URLSession {
+        registry.followRunningTest()
         let lazySession = lazySession
         return lazySession.withLock { session in
             if let session { return session }
@@ -85,6 +86,8 @@ public final class HTTPMock: Sendable {
     }
 
     deinit {
+        // A `.failTest` miss nobody reported (no XCTest test case or Swift Testing inbox took it).
+        registry.reportUnreportedMisses()
         InstanceTable.remove(protocolType)
         // If this instance served `URLSession.shared`, the previous interceptor serves again; if
         // there is none, `URLSession.shared`'s requests fail until someone intercepts or stops.
@@ -135,7 +138,10 @@ public final class HTTPMock: Sendable {
     /// What requests that no route matches receive. Default ``UnmockedPolicy/notFound``.
     public var unmockedPolicy: UnmockedPolicy {
         get { registry.settings.unmockedPolicy }
-        set { registry.updateSettings { $0.unmockedPolicy = newValue } }
+        set {
+            registry.updateSettings { $0.unmockedPolicy = newValue }
+            registry.followRunningTest()
+        }
     }
 
     /// The longest any intercepted request may take, in seconds, dynamic handlers and

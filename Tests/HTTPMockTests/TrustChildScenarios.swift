@@ -40,6 +40,20 @@ struct TrustChildProcessTests {
     func invalidatedSessionIsReplaced() async throws {
         try await expectChildPasses("invalidatedSessionIsReplaced", timeout: 30)
     }
+
+    @Test(
+        "fault(.connectionLost(afterBytes: Int.max)) neither overflows nor allocates: the default body arrives, then the connection drops",
+        .enabled(if: ChildProcess.isAvailable))
+    func connectionLostIntMax() async throws {
+        try await expectChildPasses("connectionLostIntMax", timeout: 60)
+    }
+
+    @Test(
+        "two runaway template sections end with their requests' timeout, starve nothing and stop burning CPU",
+        .enabled(if: ChildProcess.isAvailable))
+    func runawayTemplates() async throws {
+        try await expectChildPasses("runawayTemplates", timeout: 90)
+    }
 }
 
 /// The scenarios, run by ``ChildScenarioHost`` in the child.
@@ -49,6 +63,13 @@ enum ChildScenarios {
         "predicateThatClears": predicateThatClears,
         "deinitReadsTheMock": deinitReadsTheMock,
         "invalidatedSessionIsReplaced": invalidatedSessionIsReplaced,
+        "connectionLostIntMax": connectionLostIntMax,
+        "runawayTemplates": runawayTemplates,
+        "failTestSwallowed": failTestSwallowed,
+        "failTestControl": failTestControl,
+        "failTestReportedAtDeinit": failTestReportedAtDeinit,
+        "failTestReportedInNextTest": failTestReportedInNextTest,
+        "scopedMissPrintedOnce": scopedMissPrintedOnce,
     ]
 
     static func sharedSessionOwnerStack() async throws {

@@ -62,8 +62,11 @@ enum HARReader {
             case nil, "", "utf-8", "utf8":
                 return Data(text.utf8)
             case "base64":
-                // Some exporters wrap base64 in lines.
-                guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+                // Some exporters wrap base64 in lines: white space is dropped, anything else that
+                // is not base64 is an error (ignoring it would load `***` as an empty body).
+                var compact = text
+                compact.removeAll { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
+                guard let data = Data(base64Encoded: compact) else {
                     throw fail("\(field).text", "base64 (as \(path).\(field).encoding says)", got: text)
                 }
                 return data
@@ -82,6 +85,16 @@ enum HARReader {
         let status = Int(exactly: raw.response.status) ?? -1
         guard status == 0 || (100...599).contains(status) else {
             throw fail("response.status", "an HTTP status (100...599, or 0 for no response)", got: NSNumber(value: raw.response.status))
+        }
+        if (100...199).contains(status) {
+            throw fail(
+                "response.status", "a final HTTP status (200...599, or 0 for no response): 1xx is informational",
+                got: NSNumber(value: status))
+        }
+        for (index, header) in (raw.response.headers ?? []).enumerated() where !header.name.hasPrefix(":") {
+            if let problem = HTTPHeaders.problem(name: header.name, value: header.value) {
+                throw HTTPMockError(.har, "\(file): \(path).response.headers[\(index)]: \(problem)")
+            }
         }
         let time = raw.time ?? 0
         guard time.isFinite else { throw fail("time", "a number of milliseconds", got: NSNumber(value: time)) }

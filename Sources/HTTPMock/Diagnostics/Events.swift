@@ -31,7 +31,9 @@ extension HTTPMock {
     /// the process shares on Linux: a slow handler delays only this instance's requests, and a
     /// handler that blocks does not stop a request from timing out. The default,
     /// ``standardErrorMissLogger``, writes unmatched requests to standard error and is silent
-    /// otherwise; `nil` is silent.
+    /// otherwise, and leaves out a miss a test failure shows (a `.failTest` miss reported at
+    /// once; a miss in the `.httpMock` trait or `withHTTPMock`, reported when they end), so each
+    /// miss is printed once; `nil` is silent.
     ///
     /// ```swift
     /// mock.logHandler = { event in logger.debug("\(event)") }   // every match and miss
@@ -51,25 +53,48 @@ extension HTTPMock {
 extension Registry {
     /// What both transports do once a request is resolved: a `.failTest` miss is reported to
     /// XCTest at once; returns the log handler to call and its event, if any (the caller runs it
-    /// on ``logQueue``).
+    /// on ``logQueue``, off the work queue every session shares, and answers the request after).
+    /// A miss for a Swift Testing test goes to its ``MissInbox`` the same way, before the log
+    /// handler, so the test has its issue before the client has its error.
     func report(_ resolution: Resolution) -> (LogHandler, HTTPMockEvent)? {
         let route: String?
+        let logHandler = resolution.settings.value.logHandler
+        var inbox: MissInbox?
         switch resolution.answer {
         case .matched(let matched, _):
             route = matched
         case .unmatched(let policy):
             route = nil
-            if case .failTest = policy.kind, let report = resolution.nearMissReport,
-                Reporter.reportMissNow(report, at: creationLocation)
-            {
-                markReported(journalID: resolution.journalID)
+            if case .failTest = policy.kind, let report = resolution.nearMissReport {
+                if Reporter.reportMissNow(report, at: creationLocation) {
+                    markReported(journalID: resolution.journalID)
+                    // The test's report shows the miss: the default logger does not print it a second time.
+                    if logHandler?.ignoresMatches == true { return nil }
+                } else {
+                    inbox = missInbox.withLock { $0 }
+                }
+            }
+            // Each miss is printed once: in a scope that verifies at its end, by its failure.
+            if case .passthrough = policy.kind {
+            } else if inbox == nil, logHandler?.ignoresMatches == true, isVerifiedAtScopeEnd.withLock({ $0 }) {
+                return nil
             }
         }
-        guard let handler = resolution.settings.value.logHandler, route == nil || !handler.ignoresMatches else { return nil }
-        return (
-            handler,
-            HTTPMockEvent(
-                request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport)
-        )
+        let event = HTTPMockEvent(
+            request: resolution.request, isMatched: route != nil, route: route, nearMissReport: resolution.nearMissReport)
+        if let inbox, let report = resolution.nearMissReport {
+            let journalID = resolution.journalID
+            let location = creationLocation
+            let handle: @Sendable (HTTPMockEvent) -> Void = { [self] event in
+                if inbox.deliver(report, at: location) {
+                    markReported(journalID: journalID)
+                    if logHandler?.ignoresMatches == true { return }
+                }
+                logHandler?.handle(event)
+            }
+            return (LogHandler(handle: handle), event)
+        }
+        guard let handler = logHandler, route == nil || !handler.ignoresMatches else { return nil }
+        return (handler, event)
     }
 }

@@ -3,12 +3,10 @@ import Foundation
 #if canImport(Testing)
 import Testing
 #endif
-#if canImport(XCTest)
-import XCTest
-#endif
 
-// The one file that talks to test runners: reporting into Swift Testing or XCTest, following
-// XCTest's running test case, and the `.httpMock` trait.
+// Reporting into Swift Testing or XCTest, and the `.httpMock` trait. Following XCTest's running
+// test case is in XCTestTracker.swift, reaching a Swift Testing test from URL loading's threads
+// in MissInbox.swift.
 
 /// Reports failures and warnings to whichever test runner is running.
 ///
@@ -46,11 +44,20 @@ enum Reporter {
 
     /// Reports an unmatched request under `.failTest` at once when an XCTest test case is
     /// running (XCTest attributes it to that test even from URL loading's thread). Swift Testing
-    /// cannot attribute it from there, so it waits for `verify()`, the trait or `withHTTPMock`.
+    /// cannot attribute it from there: its misses go through ``MissInbox``.
     /// - Returns: whether it was reported.
     static func reportMissNow(_ message: String, at location: SourceLocation) -> Bool {
         #if canImport(XCTest)
-        return XCTestTracker.recordOnRunningTestCase(message, at: location)
+        return XCTestTracker.recordMiss(message, at: location)
+        #else
+        return false
+        #endif
+    }
+
+    /// Whether an XCTest test case is known to be running (it takes failures from any thread).
+    static var xcTestCaseIsRunning: Bool {
+        #if canImport(XCTest)
+        return XCTestTracker.hasRunningTestCase
         #else
         return false
         #endif
@@ -86,73 +93,6 @@ enum Reporter {
     }
 }
 
-#if canImport(XCTest)
-/// Follows XCTest's running test case through `XCTestObservationCenter`.
-///
-/// `XCTFail` takes its file as `StaticString`, which a user's `#filePath` captured as `String`
-/// cannot become, so failures are recorded on the test case itself with the user's location.
-/// The test that was already running when the observer was installed is not known to it;
-/// for that one `XCTFail` (which attributes to the running test, or does nothing outside one)
-/// carries the location in its message, and the failure is also written to standard error.
-final class XCTestTracker: NSObject, XCTestObservation, @unchecked Sendable {
-    // @unchecked: `current` is only touched inside `withLock`.
-    private static let shared = XCTestTracker()
-    private static let installed = Locked(false)
-    private let current = Locked<XCTestCase?>(nil)
-
-    static func install() {
-        let shouldInstall = installed.withLock { installed -> Bool in
-            defer { installed = true }
-            return !installed
-        }
-        guard shouldInstall else { return }
-        let observer = shared
-        if Thread.isMainThread {
-            MainActor.assumeIsolated { XCTestObservationCenter.shared.addTestObserver(observer) }
-        } else {
-            DispatchQueue.main.async { XCTestObservationCenter.shared.addTestObserver(observer) }
-        }
-    }
-
-    func testCaseWillStart(_ testCase: XCTestCase) {
-        current.withLock { $0 = testCase }
-    }
-
-    func testCaseDidFinish(_ testCase: XCTestCase) {
-        current.withLock { $0 = nil }
-    }
-
-    /// The running XCTest test as `swift test --filter` selects it (`Class/testMethod`), if known.
-    static var runningTestFilter: String? {
-        guard let name = shared.current.withLock({ $0?.name }) else { return nil }
-        // "-[Class testMethod]" on Apple platforms, "Class.testMethod" elsewhere.
-        let parts = name.trimmingCharacters(in: CharacterSet(charactersIn: "-[]")).split(whereSeparator: { $0 == " " || $0 == "." })
-        return parts.count == 2 ? "\(parts[0])/\(parts[1])" : nil
-    }
-
-    /// Records `message` on the running XCTest test case, if one is known; never falls back.
-    static func recordOnRunningTestCase(_ message: String, at location: SourceLocation) -> Bool {
-        // XCTest `fatalError`s on a failure recorded for a run that has stopped, and a run stops
-        // just before observers hear that the test finished: check the run itself.
-        guard let testCase = shared.current.withLock({ $0 }), let run = testCase.testRun,
-            run.startDate != nil, run.stopDate == nil
-        else { return false }
-        testCase.recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
-        return true
-    }
-
-    /// - Returns: whether an XCTest test case took the failure for certain.
-    static func recordFailure(_ message: String, at location: SourceLocation) -> Bool {
-        if let testCase = shared.current.withLock({ $0 }) {
-            testCase.recordFailure(withDescription: message, inFile: location.filePath, atLine: location.line, expected: true)
-            return true
-        }
-        XCTFail("\(location.fileID):\(location.line): \(message)")
-        return false
-    }
-}
-#endif
-
 #if canImport(Testing) && compiler(>=6.1)
 /// Gives each test a fresh ``HTTPMock`` as ``HTTPMock/current`` and verifies it when the test
 /// ends. Use it as `@Test(.httpMock)` or on a suite (`@Suite(.httpMock)`), where every test gets
@@ -176,6 +116,7 @@ public struct HTTPMockTrait: TestTrait, SuiteTrait, TestScoping {
         // A suite's own scope is not a test: its tests each get theirs.
         guard !test.isSuite else { return try await function() }
         let mock = HTTPMock()
+        mock.registry.isVerifiedAtScopeEnd.withLock { $0 = true }
         let location = SourceLocation(
             fileID: test.sourceLocation.fileID, filePath: test.sourceLocation.filePath,
             line: test.sourceLocation.line, column: test.sourceLocation.column)

@@ -212,6 +212,12 @@ final class Registry: Sendable {
     /// Where the owning `HTTPMock` was made, for reports that have no better location.
     let creationLocation: SourceLocation
 
+    /// The running Swift Testing test's inbox for `.failTest` misses (Diagnostics/MissInbox.swift).
+    let missInbox = Locked<MissInbox?>(nil)
+    /// Made by the `.httpMock` trait or `withHTTPMock`, which verify at the end: the failure
+    /// shows each miss, so the default logger does not print it first (Diagnostics/Events.swift).
+    let isVerifiedAtScopeEnd = Locked(false)
+
     /// Where the log handler runs: serial (events in order), and not a URL loading work queue,
     /// which all sessions of the process share on Linux.
     let logQueue = DispatchQueue(label: "HTTPMock.logHandler")
@@ -256,7 +262,8 @@ final class Registry: Sendable {
     /// - Returns: for each registration, whether its queue already held an `.eternal` response.
     @discardableResult
     func register(_ batch: [Addition]) -> [Bool] {
-        state.withLock { state in
+        followRunningTest()  // registering is test code too: its `.failTest` misses go to this test
+        return state.withLock { state in
             batch.map { addition in
                 let position: Int
                 if let existing = state.routes.positionsByKey[addition.key] {
@@ -532,6 +539,15 @@ final class Registry: Sendable {
                 }
             }
             return (misses, pending)
+        }
+    }
+
+    /// Takes the `.failTest` misses not reported yet.
+    func takeUnreportedMisses() -> [RecordedRequest] {
+        state.withLock { state in
+            defer { state.unreportedMisses = [] }
+            for miss in state.unreportedMisses { state.reportedMissIDs.insert(miss.id) }
+            return state.unreportedMisses
         }
     }
 

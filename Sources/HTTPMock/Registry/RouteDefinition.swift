@@ -176,8 +176,8 @@ enum Registration {
             if case .invalid(let message, let location) = response.payload {
                 fail("\(message) (\(position))", at: location)
             }
-            if case .http(let http) = response.payload, !http.status.isValid {
-                fail("\(position): status \(http.status.code) is not an HTTP status (100...599)")
+            for problem in response.sendingProblems {
+                fail("\(position): \(problem)")
             }
             if let uses = response.lifetime.uses, uses < 1 {
                 fail("\(position): lifetime .multiple(\(uses)) must serve at least one request")

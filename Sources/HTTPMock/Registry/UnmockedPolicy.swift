@@ -48,8 +48,18 @@ public struct UnmockedPolicy: Sendable, Equatable, CustomStringConvertible {
     /// default a plain ephemeral session without HTTPMock) and relay the response, body or error.
     public static let passthrough = UnmockedPolicy(kind: .passthrough)
 
-    /// Fail the request with `URLError(.resourceUnavailable)` and record a test failure for the
-    /// miss, reported on the test's task by `verify()` (under XCTest also at once).
+    /// Fail the request with `URLError(.resourceUnavailable)` and fail the running test with the
+    /// miss's near-miss report, at the line that made the instance.
+    ///
+    /// The test fails whether or not it uses the `.httpMock` trait, `verify()` or
+    /// `withHTTPMock`, and even when the client swallows the error (`try?`), in Swift Testing
+    /// (set the policy or take `urlSession` from the test) and XCTest alike. A miss made where
+    /// no test runs is reported when a test next does so, or when the instance is deinitialised.
+    ///
+    /// ```swift
+    /// mock.unmockedPolicy = .failTest
+    /// _ = try? await client.refresh()   // an unmocked request still fails this test
+    /// ```
     public static let failTest = UnmockedPolicy(kind: .failTest)
 
     /// bstien/HTTPMock's `.throwError(error)`: every unmatched request fails with `error`,

@@ -218,7 +218,8 @@ extension MockResponse {
     ///
     /// For `.connectionLost(afterBytes:)` the response head carries `status`, `headers` and a
     /// `Content-Length` of the whole `body` (by default `afterBytes + 1` bytes of `x`, so the
-    /// client expects more than it gets); the other faults send no response, and ignore
+    /// client expects more than it gets, at most 1 MiB: with a larger `afterBytes` the whole
+    /// default body arrives before the connection drops); the other faults send no response, and ignore
     /// `body`, `status` and `headers`. The journal records the request with the fault's error.
     ///
     /// - Parameters:
@@ -248,9 +249,14 @@ extension MockResponse {
                 location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
         }
         let afterBytes: Int = if case .connectionLost(let bytes) = fault.kind { bytes } else { 0 }
+        // One byte more than is sent, capped: `afterBytes: Int.max` must neither overflow nor allocate.
+        let defaultLength = min(afterBytes, Self.maximumDefaultFaultBody - 1) + 1
         let http = HTTPPayload(
-            status: status, headers: headers, body: .data(body ?? Data(repeating: UInt8(ascii: "x"), count: afterBytes + 1)),
+            status: status, headers: headers, body: .data(body ?? Data(repeating: UInt8(ascii: "x"), count: defaultLength)),
             defaultContentType: nil, preparedHeaderFields: nil)
         return MockResponse(payload: .fault(fault, head: http), lifetime: lifetime, delivery: delivery)
     }
+
+    /// The largest default body of `.connectionLost(afterBytes:)` (1 MiB).
+    static let maximumDefaultFaultBody = 1 << 20
 }

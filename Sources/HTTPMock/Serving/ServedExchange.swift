@@ -167,8 +167,8 @@ private struct ServedRun: Sendable {
         if let problem = delivery.problem {
             return fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
         }
-        if case .http(let http) = response.payload, !http.status.isValid {
-            return fail(HTTPMockError(.invalidRegistration, "\(request): status \(http.status.code) is not an HTTP status (100...599)"))
+        if let problem = response.sendingProblems.first {
+            return fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
         }
         if case .dynamic(let handler) = response.payload {
             switch await Self.run(handler, for: request, timeout: settings.timeout) {

@@ -31,44 +31,8 @@ struct Template: Sendable {
     /// (names inside a section may resolve against the section's value); a message it returns
     /// is an error at that name's position.
     init(parsing source: String, checkTopLevelName: ((Name) -> String?)? = nil) throws(ParseError) {
-        nodes = try Parser(source, check: checkTopLevelName).parse()
-    }
-
-    /// Renders with `context` at the bottom of the context stack.
-    func render(_ context: JSONValue) -> String {
-        var output = ""
-        var stack = [context]
-        Self.render(nodes, stack: &stack, into: &output)
-        return output
-    }
-
-    private static func render(_ nodes: [Node], stack: inout [JSONValue], into output: inout String) {
-        for node in nodes {
-            switch node {
-            case .text(let text):
-                output += text
-            case .variable(let name):
-                if let value = resolve(name, in: stack) { output += interpolation(of: value) }
-            case .section(let name, let inverted, let children):
-                let value = resolve(name, in: stack)
-                let truthy = value.map(isTruthy) ?? false
-                if inverted {
-                    if !truthy { render(children, stack: &stack, into: &output) }
-                } else if truthy, let value {
-                    if case .array(let elements) = value {
-                        for element in elements {
-                            stack.append(element)
-                            render(children, stack: &stack, into: &output)
-                            stack.removeLast()
-                        }
-                    } else {
-                        stack.append(value)
-                        render(children, stack: &stack, into: &output)
-                        stack.removeLast()
-                    }
-                }
-            }
-        }
+        var parser = Parser(source, check: checkTopLevelName)
+        nodes = try parser.parse()
     }
 
     /// The first part is looked up from the innermost context outwards; the rest only inside
@@ -130,32 +94,51 @@ private struct Parser {
 
     let characters: [Character]
     let check: ((Template.Name) -> String?)?
+    private var positionIndex = 0
+    private var positionLine = 1
+    private var positionColumn = 1
+
+    /// Sections nested deeper than this are a parse error: rendering and releasing the tree
+    /// recurse once per level.
+    static let maximumNesting = 100
 
     init(_ source: String, check: ((Template.Name) -> String?)?) {
         self.characters = Array(source)
         self.check = check
     }
 
-    /// 1-based line and column of `index`.
-    func position(of index: Int) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        for character in characters[..<index] {
-            if character.isNewline {
-                line += 1
-                column = 1
-            } else {
-                column += 1
-            }
+    /// 1-based line and column of `index`, counted on from the last position asked for: tags
+    /// are met in order, so the whole source is walked once (from the start each time, 16k
+    /// tags took half a minute).
+    mutating func position(of index: Int) -> (line: Int, column: Int) {
+        if index < positionIndex {
+            positionIndex = 0
+            positionLine = 1
+            positionColumn = 1
         }
-        return (line, column)
+        while positionIndex < index {
+            if characters[positionIndex].isNewline {
+                positionLine += 1
+                positionColumn = 1
+            } else {
+                positionColumn += 1
+            }
+            positionIndex += 1
+        }
+        return (positionLine, positionColumn)
     }
 
+    /// The index of the first `closing` at or after `start`, without copying the source.
     func find(_ closing: String, from start: Int) -> Int? {
         let needle = Array(closing)
+        guard let first = needle.first, characters.count >= needle.count else { return nil }
         var index = start
         while index + needle.count <= characters.count {
-            if Array(characters[index..<(index + needle.count)]) == needle { return index }
+            if characters[index] == first {
+                var matched = 1
+                while matched < needle.count, characters[index + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return index }
+            }
             index += 1
         }
         return nil
@@ -163,7 +146,7 @@ private struct Parser {
 
     func isBlank(_ character: Character) -> Bool { character == " " || character == "\t" }
 
-    func tokenize() throws(Template.ParseError) -> [Token] {
+    mutating func tokenize() throws(Template.ParseError) -> [Token] {
         var tokens: [Token] = []
         var textStart = 0
         var index = 0
@@ -239,7 +222,7 @@ private struct Parser {
         return Template.Name(text: text, parts: normalized)
     }
 
-    func parse() throws(Template.ParseError) -> [Template.Node] {
+    mutating func parse() throws(Template.ParseError) -> [Template.Node] {
         struct Open {
             let name: Template.Name
             let inverted: Bool
@@ -263,6 +246,9 @@ private struct Parser {
                 }
                 switch tag.kind {
                 case "#", "^":
+                    guard open.count < Self.maximumNesting else {
+                        throw .init(message: "\(tag.line):\(tag.column): sections are nested more than \(Self.maximumNesting) deep")
+                    }
                     open.append(Open(name: name, inverted: tag.kind == "^", tag: tag))
                 case "/":
                     guard let section = open.popLast() else {

@@ -97,10 +97,8 @@ extension MockResponse {
         } catch {
             return .invalid("MockResponse.template: \(error.message)", lifetime: lifetime, delivery: delivery, location: location)
         }
-        guard status.isValid else {
-            return .invalid(
-                "MockResponse.template: status \(status.code) is not an HTTP status (100...599)",
-                lifetime: lifetime, delivery: delivery, location: location)
+        if let problem = status.finalResponseProblem ?? headers.problems.first {
+            return .invalid("MockResponse.template: \(problem)", lifetime: lifetime, delivery: delivery, location: location)
         }
         let contentType = contentType ?? "text/plain; charset=utf-8"
         var declaredHeaders = headers
@@ -109,7 +107,7 @@ extension MockResponse {
         let handler: @Sendable (MockStore) -> DynamicHandler = { store in
             DynamicHandler(
                 handler: { request in
-                    let body = parsed.render(TemplateNames.context(for: request, store: store))
+                    let body = try await parsed.renderOffThePool(TemplateNames.context(for: request, store: store), location: location)
                     return .http(
                         status: status, headers: headers, body: .data(Data(body.utf8)),
                         defaultContentType: contentType, lifetime: .single, delivery: .instant)

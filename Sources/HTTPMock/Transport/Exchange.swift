@@ -128,8 +128,8 @@ final class Exchange: @unchecked Sendable {
             fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
             return
         }
-        if case .http(let http) = response.payload, !http.status.isValid {
-            fail(HTTPMockError(.invalidRegistration, "\(request): status \(http.status.code) is not an HTTP status (100...599)"))
+        if let problem = response.sendingProblems.first {
+            fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
             return
         }
         switch response.payload {

@@ -36,10 +36,16 @@ enum ChildProcess {
     }
 
     /// Runs `scenario` in a child and waits at most `timeout` seconds for it.
-    static func run(_ scenario: String, timeout: TimeInterval = 60) async throws -> Outcome {
+    /// `testingLibrary` and `filter` choose another test to run in the child (an XCTest case).
+    static func run(
+        _ scenario: String, testingLibrary: String = "swift-testing", filter: String = "ChildScenarioHost", timeout: TimeInterval = 60
+    ) async throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "ChildScenarioHost"]
+        // XCTest takes its filter as a positional `Module.Class/method` argument.
+        process.arguments =
+            testingLibrary == "xctest"
+            ? ["--testing-library", testingLibrary, filter] : ["--testing-library", testingLibrary, "--filter", filter]
         var environment = ProcessInfo.processInfo.environment
         environment[environmentKey] = scenario
         process.environment = environment

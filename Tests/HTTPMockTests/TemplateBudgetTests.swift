@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+@testable import HTTPMock
+
+// SPEC §11.8: templates parse in linear time and render within their request's timeout; a
+// runaway section ends its request, frees its thread and is reported.
+
+@Suite("Templates: linear parsing, bounded rendering")
+struct TemplateBudgetTests {
+    @Test("16,000 tags parse in linear time (the position of each tag was counted from the start)")
+    func parsingIsLinear() throws {
+        let source = String(repeating: "{{request.path}}\n{{#store.a}}x{{/store.a}} ", count: 8_000)
+        let clock = ContinuousClock()
+        let elapsed = try clock.measure { _ = try Template(parsing: source, checkTopLevelName: TemplateNames.check) }
+        // Quadratic, this took 31 s; linear, well under a second even in a debug build on a busy machine.
+        #expect(elapsed < .seconds(5), "parsing 16,000 tags took \(elapsed)")
+    }
+
+    @Test("a parse error deep in a large template still names its line and column")
+    func positionsStayExact() throws {
+        let source = String(repeating: "{{a}}\n", count: 5_000) + "  {{/b}}"
+        #expect(throws: Template.ParseError.self) { try Template(parsing: source) }
+        do {
+            _ = try Template(parsing: source)
+        } catch {
+            #expect(error.message.hasPrefix("5001:3: {{/b}} closes no open section"), "\(error.message)")
+        }
+    }
+
+    @Test("sections nested more than 100 deep are a parse error, not a deep recursion")
+    func nestingIsBounded() {
+        let deep = String(repeating: "{{#a}}", count: 10_000) + String(repeating: "{{/a}}", count: 10_000)
+        #expect { try Template(parsing: deep) } throws: { error in
+            (error as? Template.ParseError)?.message.contains("nested more than 100 deep") == true
+        }
+        let fine = String(repeating: "{{#a}}", count: 100) + "x" + String(repeating: "{{/a}}", count: 100)
+        #expect((try? Template(parsing: fine)) != nil)
+    }
+
+    @Test("a render over its step budget stops with an error naming the budget")
+    func stepBudget() throws {
+        let template = try Template(parsing: "{{#big}}{{#big}}x{{/big}}{{/big}}")
+        let context: JSONValue = ["big": .array(Array(repeating: .integer(1), count: 1_000))]
+        #expect { try template.render(context, limits: Template.Limits(steps: 10_000)) } throws: { error in
+            (error as? Template.RenderStopped)?.description.contains("stopped after 10000 steps") == true
+        }
+        #expect(try template.render(context, limits: Template.Limits(steps: 10_000_000)).utf8.count == 1_000_000)
+        #expect { try template.render(context, limits: Template.Limits(outputBytes: 1_000)) } throws: { error in
+            (error as? Template.RenderStopped)?.description.contains("larger than 1000 bytes") == true
+        }
+    }
+
+    @Test("a runaway section fails its request with an HTTPMockError, not a body burnt for minutes")
+    func runawayThroughURLSession() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        mock.store["big"] = .array(Array(repeating: .integer(1), count: 2_500))  // 6.25 million steps
+        mock.addResponses(
+            forPath: "/t", responses: [.template("{{#store.big}}{{#store.big}}{{/store.big}}{{/store.big}}", lifetime: .eternal)])
+        mock.timeout = 120  // the step budget ends it, not the timeout
+        let error = try await withWatchdog(120) {
+            await #expect(throws: HTTPMockError.self) { try await mock.urlSession.reply("https://example.com/t") }
+        }
+        #expect(
+            error?.message.contains("MockResponse.template: rendering stopped after 4000000 steps") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("TemplateBudgetTests.swift") == true)
+    }
+}
+
+extension ChildScenarios {
+    /// Two runaway templates under a 1 s timeout: both requests time out, a plain request is
+    /// still answered while they run, and once they timed out the process stops burning CPU.
+    static func runawayTemplates() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        mock.timeout = 1
+        mock.store["big"] = .array(Array(repeating: .integer(1), count: 20_000))
+        mock.addResponses(
+            forPath: "/t", responses: [.template("{{#store.big}}{{#store.big}}{{/store.big}}{{/store.big}}", lifetime: .eternal)])
+        mock.addResponses(forPath: "/plain", responses: [.plaintext("ok", lifetime: .eternal)])
+        let session = mock.urlSession
+        let started = ContinuousClock.now
+        async let first = Result(catching: { try await session.reply("https://example.com/t") })
+        async let second = Result(catching: { try await session.reply("https://example.com/t") })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await session.reply("https://example.com/plain").text == "ok")
+        for outcome in await [first, second] {
+            #expect(throws: URLError.self) { try outcome.get() }
+        }
+        #expect(ContinuousClock.now - started < .seconds(20))
+        // The renders stopped with their requests: the process is (nearly) idle now.
+        try await Task.sleep(for: .milliseconds(500))
+        let before = processCPUSeconds()
+        try await Task.sleep(for: .seconds(2))
+        let used = processCPUSeconds() - before
+        #expect(used < 1.0, "the process used \(used) s of CPU in 2 s after both requests timed out")
+    }
+
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        #else
+        getrusage(RUSAGE_SELF, &usage)
+        #endif
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
