@@ -202,7 +202,7 @@ enum ResponseWriter {
         var reader = try response.body.reader()
         defer { reader.close() }
         let rate = response.bytesPerSecond
-        let chunkSize = rate.map { min(ConnectionHandler.chunkSize, max(1, $0 / 10)) } ?? ConnectionHandler.chunkSize
+        let chunkSize = response.chunkSize
         let started = DispatchTime.now()
         var sent = 0
         while true {
