@@ -79,6 +79,16 @@ struct TransportTableTests {
                         continuation.finish()
                     }
                 })),
+        Row(
+            name: "a dynamic event that cannot be framed",
+            register: one(
+                .eventStreamFromSequence { _ in
+                    AsyncStream<ServerSentEvent> { continuation in
+                        continuation.yield(ServerSentEvent(data: "fine"))
+                        continuation.yield(ServerSentEvent(data: "x", event: "line\nbreak"))
+                        continuation.finish()
+                    }
+                })),
         // Deliveries.
         Row(name: "delayed", register: one(.plaintext("late", delivery: .delayed(0.1)))),
         Row(name: "throttled", register: one(.plaintext("0123456789", delivery: .throttled(bytesPerSecond: 100)))),

@@ -33,7 +33,7 @@ enum ResponsePlan {
         /// `.passthrough`: fetch the request upstream and relay the answer (``upstreamRequest(for:)``,
         /// ``relayedHeaders(of:)``).
         case passthrough
-        /// Send this HTTP response (``head(of:to:framing:)``; an event stream: ``eventsHead(of:to:)``).
+        /// Send this HTTP response (``head(of:to:framing:)``).
         case http(MockResponse.HTTPPayload)
         /// `.fault`: with `head` for `.connectionLost(afterBytes:)`.
         case fault(MockResponse.Fault, head: MockResponse.HTTPPayload)
@@ -121,7 +121,8 @@ extension ResponsePlan {
     }
 
     /// An HTTP response ready to send: its header fields (with `Content-Length` when the status
-    /// allows a body), its body and whether the body goes out (not for `HEAD`, 1xx, 204, 304).
+    /// allows a body, none for an event stream), its body and whether the body goes out (not for
+    /// `HEAD`, 1xx, 204, 304). An event stream's events go out when ``allowsBody``.
     struct Head {
         let status: HTTPStatus
         let headers: HTTPHeaders
@@ -142,17 +143,13 @@ extension ResponsePlan {
     static func head(of http: MockResponse.HTTPPayload, to method: HTTPMethod, framing: Framing) throws -> Head {
         let body = try BodySource(http.body)
         var headers = http.preparedHeaderFields.map { HTTPHeaders($0) } ?? http.effectiveHeaders
-        if !http.status.forbidsBody, framing == .bodySize || !headers.contains("Content-Length") {
+        if case .events = http.body {
+            // An event stream has no length: it ends when it ends.
+            headers["Content-Length"] = nil
+        } else if !http.status.forbidsBody, framing == .bodySize || !headers.contains("Content-Length") {
             headers["Content-Length"] = String(body.size)
         }
         return Head(status: http.status, headers: headers, body: body, allowsBody: http.status.sendsBody(to: method))
-    }
-
-    /// The head of an event stream: no `Content-Length` (the stream ends when it ends).
-    static func eventsHead(of http: MockResponse.HTTPPayload, to method: HTTPMethod) -> (headers: HTTPHeaders, sendsBody: Bool) {
-        var headers = http.effectiveHeaders
-        headers["Content-Length"] = nil
-        return (headers, http.status.sendsBody(to: method))
     }
 }
 
@@ -182,5 +179,18 @@ extension ResponsePlan {
         headers["Transfer-Encoding"] = nil
         headers["Content-Length"] = nil
         return headers
+    }
+}
+
+// MARK: - Events
+
+extension ServerSentEvent {
+    /// The event as either transport sends it; throws when it cannot be framed (a dynamic
+    /// stream's events were never checked at registration), which ends the stream with an error.
+    package func framed(for request: MockRequest) throws -> String {
+        if let problem {
+            throw HTTPMockError(.invalidRegistration, "\(request): an event of its event stream cannot be framed: \(problem)")
+        }
+        return framed
     }
 }

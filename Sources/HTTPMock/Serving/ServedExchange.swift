@@ -13,7 +13,8 @@ import FoundationNetworking
 // handler's), delivery, status and payload validation; the start (delay, `defaultDelay` for
 // `.instant`, a gate, never); running a dynamic handler; the head (`Content-Length`, no body for
 // HEAD/1xx/204/304, none for event streams); the request sent upstream and the header fields
-// relayed from it; the chunk size of a paced body; journaling what was sent and a late outcome.
+// relayed from it; the chunk size of a paced body; an event's framing (and the error for one
+// that cannot be framed); journaling what was sent and a late outcome.
 //
 // Still each transport's own, on purpose: the executors (URLProtocol client calls and
 // DispatchSource timers in `Transport/Exchange*`; NIO writes and tasks here and in
@@ -23,8 +24,7 @@ import FoundationNetworking
 // redirect following, cookie storage and URLSession's own timeouts, which only the in-process
 // transport does (the server passes 3xx and `Set-Cookie` to its client).
 //
-// Still written twice: journaling an event stream (in process only its status as a late outcome,
-// here also the head it was sent with, for `exportHAR`).
+// Still written twice: nothing.
 
 /// What a transport must do with one request.
 package enum ServedAnswer: Sendable {
@@ -181,17 +181,6 @@ private struct ServedRun: Sendable {
         case .passthrough:
             return await passthrough(request, rate: rate)
         case .http(let http):
-            if case .events(let source) = http.body {
-                let (headers, sendsBody) = ResponsePlan.eventsHead(of: http, to: request.method)
-                ResponsePlan.journal(
-                    ServedResponse(statusCode: http.status.code, headerFields: headers.dictionary, body: http.body, date: Date()),
-                    journalID: journalID, outcomePending: outcomePending, in: registry)
-                return .events(
-                    WireResponse(
-                        statusCode: http.status.code, headers: headers.map { ($0.name, $0.value) },
-                        body: ServedBody(.none, size: 0), sendsBody: sendsBody, bytesPerSecond: nil),
-                    source, request: request)
-            }
             return respond(http, to: request, rate: rate, outcomePending: outcomePending)
         case .fault(let fault, let head):
             switch fault.kind {
@@ -233,6 +222,13 @@ private struct ServedRun: Sendable {
             return fail(error)
         }
         ResponsePlan.journal(head.served(http.body), journalID: journalID, outcomePending: outcomePending, in: registry)
+        if case .events(let source) = http.body {
+            return .events(
+                WireResponse(
+                    statusCode: head.status.code, headers: head.headers.map { ($0.name, $0.value) },
+                    body: ServedBody(.none, size: 0), sendsBody: head.allowsBody, bytesPerSecond: nil),
+                source, request: request)
+        }
         return .respond(
             WireResponse(
                 statusCode: head.status.code, headers: head.headers.map { ($0.name, $0.value) },

@@ -47,16 +47,15 @@ extension Exchange {
     /// Sends `http` as its plan's head says (``ResponsePlan/head(of:to:framing:)``): whole,
     /// throttled or in chunks.
     func deliver(_ http: MockResponse.HTTPPayload, to request: MockRequest, rate: Int?) {
-        if case .events(let source) = http.body {
-            let (headers, sendsBody) = ResponsePlan.eventsHead(of: http, to: request.method)
-            streamEvents(source, status: http.status, headers: headers, to: request, sendsBody: sendsBody)
-            return
-        }
         let head: ResponsePlan.Head
         do {
             head = try ResponsePlan.head(of: http, to: request.method, framing: .declared)
         } catch {
             fail(error)
+            return
+        }
+        if case .events(let source) = http.body {
+            streamEvents(source, head: head, served: head.served(http.body), to: request)
             return
         }
         let body = head.body

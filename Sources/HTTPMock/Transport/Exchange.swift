@@ -210,14 +210,6 @@ final class Exchange: @unchecked Sendable {
         registry.recordOutcome(journalID: id, statusCode: statusCode, error: error)
     }
 
-    func recordOutcomeIfPending(statusCode: Int) {
-        let pending = state.withLock { state -> Bool in
-            defer { state.outcomePending = false }
-            return state.outcomePending
-        }
-        if pending { recordOutcome(statusCode: statusCode, error: nil) }
-    }
-
     /// Keeps on the journal entry the response the client receives and, if still pending, its
     /// status: one critical section of the exchange's lock and one of the registry's.
     func recordServed(_ served: ServedResponse) {
