@@ -212,7 +212,6 @@ enum ResponseWriter {
     private static func stream(_ response: WireResponse, on channel: any Channel) async throws {
         var reader = try response.body.reader()
         defer { reader.close() }
-        let rate = response.bytesPerSecond
         let chunkSize = response.chunkSize
         let started = DispatchTime.now()
         var sent = 0
@@ -222,8 +221,8 @@ enum ResponseWriter {
             if chunk.isEmpty { return }
             try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: chunk)))).get()
             sent += chunk.count
-            if let rate {
-                let due = started.uptimeNanoseconds + UInt64(Double(sent) / Double(rate) * 1e9)
+            if let dueAfterStart = response.dueNanoseconds(afterSending: sent) {
+                let due = started.uptimeNanoseconds + dueAfterStart
                 let now = DispatchTime.now().uptimeNanoseconds
                 if due > now { try await Task.sleep(nanoseconds: due - now) }
             }

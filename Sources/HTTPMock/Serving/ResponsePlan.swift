@@ -102,6 +102,11 @@ enum ResponsePlan {
         bytesPerSecond.map { min(largestChunk, max(1, $0 / 10)) } ?? largestChunk
     }
 
+    /// Seconds after a paced body started when `sent` bytes of it are due at `bytesPerSecond`.
+    static func due(afterSending sent: Int, bytesPerSecond: Int) -> TimeInterval {
+        Double(sent) / Double(bytesPerSecond)
+    }
+
     /// The pace of a throttled body.
     static func bytesPerSecond(of delivery: Delivery) -> Int? {
         if case .throttled(let bytesPerSecond, _) = delivery.kind { return bytesPerSecond }

@@ -13,7 +13,7 @@ import FoundationNetworking
 // handler's), delivery, status and payload validation; the start (delay, `defaultDelay` for
 // `.instant`, a gate, never); running a dynamic handler; the head (`Content-Length`, no body for
 // HEAD/1xx/204/304, none for event streams); the request sent upstream and the header fields
-// relayed from it; the chunk size of a paced body; an event's framing (and the error for one
+// relayed from it; the chunk size and the pace of a paced body; an event's framing (and the error for one
 // that cannot be framed); journaling what was sent and a late outcome.
 //
 // Still each transport's own, on purpose: the executors (URLProtocol client calls and
@@ -57,6 +57,11 @@ package struct WireResponse: Sendable {
     package let bytesPerSecond: Int?
     /// The size of the chunks a streamed body is written in (``ResponsePlan/chunkSize(bytesPerSecond:)``).
     package var chunkSize: Int { ResponsePlan.chunkSize(bytesPerSecond: bytesPerSecond) }
+    /// Nanoseconds after the body started when `sent` bytes of it are due; `nil` when not paced
+    /// (``ResponsePlan/due(afterSending:bytesPerSecond:)``).
+    package func dueNanoseconds(afterSending sent: Int) -> UInt64? {
+        bytesPerSecond.map { WaitTime.nanoseconds(ResponsePlan.due(afterSending: sent, bytesPerSecond: $0)) }
+    }
 }
 
 /// A response body from memory or from a file, read in chunks when sent.

@@ -118,7 +118,7 @@ extension Exchange {
         }
         // Throttled: the whole body when its time at this rate is up.
         send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
-        after(Double(data.count) / Double(rate)) { exchange in
+        after(ResponsePlan.due(afterSending: data.count, bytesPerSecond: rate)) { exchange in
             exchange.send { client, urlProtocol in
                 client.urlProtocol(urlProtocol, didLoad: data)
                 client.urlProtocolDidFinishLoading(urlProtocol)
@@ -193,7 +193,7 @@ extension Exchange {
             stream.workQueue.async {
                 guard !self.isClosed else { return }
                 self.resetIdleTimer()
-                let due = stream.rate.map { stream.started + Double(total) / Double($0) } ?? .now()
+                let due = stream.rate.map { stream.started + ResponsePlan.due(afterSending: total, bytesPerSecond: $0) } ?? .now()
                 let wait = max(0, Double(Int64(due.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9)
                 self.after(wait) { exchange in exchange.readChunk(next, stream: stream, sent: total) }
             }
