@@ -22,8 +22,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     static let maximumHeaderBlock = 64 * 1024
     /// Request targets longer than this get 414 (SPEC §13).
     static let maximumTarget = 8 * 1024
-    /// Largest chunk of a streamed body.
-    static let chunkSize = 256 * 1024
 
     /// A request being read: from its head to its end.
     private struct Incoming {

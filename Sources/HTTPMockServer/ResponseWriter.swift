@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import HTTPMock
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -139,9 +140,15 @@ enum ResponseWriter {
         _ source: MockResponse.EventSource, head response: WireResponse, for request: MockRequest,
         on channel: any Channel, keepAlive: Bool
     ) async {
+        // An event that cannot be framed ends the stream with an error: the connection closes.
+        let unframed = NIOLockedValueBox(false)
         @Sendable func send(_ event: ServerSentEvent) async -> Bool {
             guard !Task.isCancelled else { return false }
-            let chunk = HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: event.framed)))
+            guard let framed = try? event.framed(for: request) else {
+                unframed.withLockedValue { $0 = true }
+                return false
+            }
+            let chunk = HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(string: framed)))
             return (try? await channel.writeAndFlush(chunk).get()) != nil
         }
         do {
@@ -161,6 +168,10 @@ enum ResponseWriter {
                 }
             case .sequence(let handler):
                 try await handler.run(request, MockResponse.EventSink(send: send))
+            }
+            if unframed.withLockedValue({ $0 }) {
+                try? await channel.close()
+                return
             }
             try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
         } catch {
@@ -201,8 +212,7 @@ enum ResponseWriter {
     private static func stream(_ response: WireResponse, on channel: any Channel) async throws {
         var reader = try response.body.reader()
         defer { reader.close() }
-        let rate = response.bytesPerSecond
-        let chunkSize = rate.map { min(ConnectionHandler.chunkSize, max(1, $0 / 10)) } ?? ConnectionHandler.chunkSize
+        let chunkSize = response.chunkSize
         let started = DispatchTime.now()
         var sent = 0
         while true {
@@ -211,8 +221,8 @@ enum ResponseWriter {
             if chunk.isEmpty { return }
             try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(channel.allocator.buffer(bytes: chunk)))).get()
             sent += chunk.count
-            if let rate {
-                let due = started.uptimeNanoseconds + UInt64(Double(sent) / Double(rate) * 1e9)
+            if let dueAfterStart = response.dueNanoseconds(afterSending: sent) {
+                let due = started.uptimeNanoseconds + dueAfterStart
                 let now = DispatchTime.now().uptimeNanoseconds
                 if due > now { try await Task.sleep(nanoseconds: due - now) }
             }

@@ -4,21 +4,27 @@ import Foundation
 import FoundationNetworking
 #endif
 
-// The transport-neutral part of serving one request, for transports other than the
-// URLProtocol (the HTTP server, SPEC §13): resolve through the same registry, report, wait
-// the delay, run a dynamic handler under the instance's timeout, pass through, and hand back
-// what to put on the wire.
+// The HTTP server's executor of the response plan (SPEC §13): resolve through the same registry,
+// report, then execute `ResponsePlan`'s steps with async waits and hand back what to put on the
+// wire (`ServedAnswer`), which `HTTPMockServer`'s `ResponseWriter` turns into NIO writes.
 //
-// Shared with `Transport/Exchange*.swift`: resolution (`Registry.resolve`) and the miss report
-// with its log event (`Registry.report`). Still written twice until the in-process transport
-// uses this file too (it does the same on the task's work queue with DispatchSource timers): the
-// choice of delivery (a dynamic result inherits its handler's), delivery and status validation,
-// the start delay (`defaultDelay` for `.instant`, none for `.never`), the dynamic handler and
-// its deadline (`runDynamic` + `armDeadlines`' instance timeout), passthrough through the
-// instance's session with `Content-Encoding`/`Content-Length` dropped, `Content-Length` and
-// no body for HEAD/1xx/204/304 (`deliver`), and journaling a late outcome. Not shared: redirect
-// following, cookie storage and URLSession's own timeouts, which only the in-process transport
-// does (the server passes 3xx and `Set-Cookie` to its client).
+// Written once, in `ResponsePlan*.swift`, for both transports: resolution and the miss report
+// (`Registry.resolve`, `Registry.report`); the choice of delivery (a dynamic result inherits its
+// handler's), delivery, status and payload validation; the start (delay, `defaultDelay` for
+// `.instant`, a gate, never); running a dynamic handler; the head (`Content-Length`, no body for
+// HEAD/1xx/204/304, none for event streams); the request sent upstream and the header fields
+// relayed from it; the chunk size and the pace of a paced body; an event's framing (and the error for one
+// that cannot be framed); journaling what was sent and a late outcome.
+//
+// Still each transport's own, on purpose: the executors (URLProtocol client calls and
+// DispatchSource timers in `Transport/Exchange*`; NIO writes and tasks here and in
+// `ResponseWriter`); the instance timeout's reach (in process it bounds the whole request, as
+// URLSession's timeouts do, so the handler step gets no timeout of its own there; over the server
+// it bounds the handler); who frames the body (the server's `Content-Length` is the body's size);
+// redirect following, cookie storage and URLSession's own timeouts, which only the in-process
+// transport does (the server passes 3xx and `Set-Cookie` to its client).
+//
+// Still written twice: nothing.
 
 /// What a transport must do with one request.
 package enum ServedAnswer: Sendable {
@@ -49,6 +55,13 @@ package struct WireResponse: Sendable {
     package let sendsBody: Bool
     /// Throttled delivery: the body is paced at this many bytes per second.
     package let bytesPerSecond: Int?
+    /// The size of the chunks a streamed body is written in (``ResponsePlan/chunkSize(bytesPerSecond:)``).
+    package var chunkSize: Int { ResponsePlan.chunkSize(bytesPerSecond: bytesPerSecond) }
+    /// Nanoseconds after the body started when `sent` bytes of it are due; `nil` when not paced
+    /// (``ResponsePlan/due(afterSending:bytesPerSecond:)``).
+    package func dueNanoseconds(afterSending sent: Int) -> UInt64? {
+        bytesPerSecond.map { WaitTime.nanoseconds(ResponsePlan.due(afterSending: sent, bytesPerSecond: $0)) }
+    }
 }
 
 /// A response body from memory or from a file, read in chunks when sent.
@@ -128,94 +141,52 @@ extension HTTPMock {
     }
 }
 
-/// The first of several results (a handler's answer, its deadline, a cancellation; a gate's
-/// release or a cancellation), handed to one waiter whether it arrives before or after the waiter.
-private final class FirstResult<Value: Sendable>: Sendable {
-    private struct State {
-        var result: Value?
-        var waiter: CheckedContinuation<Value, Never>?
-    }
-    private let state = Locked(State())
-
-    func finish(_ result: Value) {
-        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: result)
-    }
-
-    func wait(_ continuation: CheckedContinuation<Value, Never>) {
-        let ready = state.withLock { state -> Value? in
-            if state.result == nil { state.waiter = continuation }
-            return state.result
-        }
-        if let ready { continuation.resume(returning: ready) }
-    }
-}
-
 /// One request's answer, computed off any queue with async waits.
 private struct ServedRun: Sendable {
     let registry: Registry
     let journalID: Int
     let settings: InstanceSettings
 
+    /// Executes `response`'s plan (``ResponsePlan``) with async waits.
     func answer(_ response: MockResponse, to request: MockRequest, inherited: Delivery?, outcomePending: Bool) async -> ServedAnswer {
-        let delivery = response.delivery == .instant ? (inherited ?? .instant) : response.delivery
-        if let problem = delivery.problem {
-            return fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
-        }
-        if let problem = response.sendingProblems.first {
-            return fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
-        }
-        if case .dynamic(let handler) = response.payload {
-            switch await Self.run(handler, for: request, timeout: settings.timeout) {
+        let rate: Int?
+        let action: ResponsePlan.Action
+        switch ResponsePlan.first(response, to: request, inherited: inherited, defaultDelay: settings.defaultDelay) {
+        case .refuse(let error):
+            return fail(error)
+        case .runHandler(let handler, let delivery):
+            switch await ResponsePlan.runHandler(handler, for: request, timeout: settings.timeout) {
             case .success(let produced):
                 return await answer(produced, to: request, inherited: delivery, outcomePending: true)
             case .failure(let error):
                 return fail(error)
             }
-        }
-        if case .never = delivery.kind { return .hold }
-        if case .held(let gate) = delivery.kind, !(await Self.waitForRelease(of: gate)) {
-            return fail(URLError(.cancelled))
-        }
-        let delay = delivery.startDelay ?? settings.defaultDelay
-        if delay > 0 {
-            do {
-                try await WaitTime.sleep(delay)
-            } catch {
-                return fail(URLError(.cancelled))
+        case .start(let start, let next, let bytesPerSecond):
+            switch start {
+            case .now:
+                break
+            case .never:
+                return .hold
+            case .gate(let gate):
+                guard await Self.waitForRelease(of: gate) else { return fail(URLError(.cancelled)) }
+            case .after(let delay):
+                do {
+                    try await WaitTime.sleep(delay)
+                } catch {
+                    return fail(URLError(.cancelled))
+                }
             }
+            rate = bytesPerSecond
+            action = next
         }
-        let rate: Int? = if case .throttled(let bytesPerSecond, _) = delivery.kind { bytesPerSecond } else { nil }
-        switch response.payload {
-        case .invalid(let message, _):
-            return fail(HTTPMockError(.invalidRegistration, message))
-        case .failure(let error):
+        switch action {
+        case .fail(let error):
             if outcomePending { registry.recordOutcome(journalID: journalID, statusCode: nil, error: error) }
             return .close(reason: "\(error)")
-        case .dynamic:
-            return fail(HTTPMockError(.invalidRegistration, "\(request): a dynamic response returned another dynamic response"))
         case .passthrough:
             return await passthrough(request, rate: rate)
         case .http(let http):
-            let headers = http.preparedHeaderFields.map { HTTPHeaders($0) } ?? http.effectiveHeaders
-            if case .events(let source) = http.body {
-                var fields = headers
-                fields["Content-Length"] = nil
-                if outcomePending { registry.recordOutcome(journalID: journalID, statusCode: http.status.code, error: nil) }
-                record(statusCode: http.status.code, headers: fields, body: http.body)
-                return .events(
-                    WireResponse(
-                        statusCode: http.status.code, headers: fields.map { ($0.name, $0.value) },
-                        body: ServedBody(.none, size: 0), sendsBody: http.status.sendsBody(to: request.method),
-                        bytesPerSecond: nil),
-                    source, request: request)
-            }
-            return respond(status: http.status, headers: headers, body: http.body, to: request, rate: rate, outcomePending: outcomePending)
+            return respond(http, to: request, rate: rate, outcomePending: outcomePending)
         case .fault(let fault, let head):
             switch fault.kind {
             case .emptyResponse:
@@ -223,12 +194,7 @@ private struct ServedRun: Sendable {
             case .malformedResponse:
                 return .garbage
             case .connectionLost(let afterBytes):
-                let headers = head.preparedHeaderFields.map { HTTPHeaders($0) } ?? head.effectiveHeaders
-                guard
-                    case .respond(let response) = respond(
-                        status: head.status, headers: headers, body: head.body, to: request,
-                        rate: rate, outcomePending: outcomePending)
-                else {
+                guard case .respond(let response) = respond(head, to: request, rate: rate, outcomePending: outcomePending) else {
                     return .close(reason: "\(fault)")
                 }
                 return .cut(response, afterBytes: afterBytes)
@@ -251,34 +217,27 @@ private struct ServedRun: Sendable {
         }
     }
 
-    /// Keeps what the client is sent in the journal, for `exportHAR`.
-    private func record(statusCode: Int, headers: HTTPHeaders, body: MockResponse.Body) {
-        registry.recordServed(
-            journalID: journalID,
-            ServedResponse(
-                statusCode: statusCode, headerFields: headers.dictionary, body: body, date: Date()))
-    }
-
     private func respond(
-        status: HTTPStatus, headers: HTTPHeaders, body: MockResponse.Body, to request: MockRequest,
-        rate: Int?, outcomePending: Bool
+        _ http: MockResponse.HTTPPayload, to request: MockRequest, rate: Int?, outcomePending: Bool
     ) -> ServedAnswer {
-        let source: BodySource
+        let head: ResponsePlan.Head
         do {
-            source = try BodySource(body)
+            head = try ResponsePlan.head(of: http, to: request.method, framing: .bodySize)
         } catch {
             return fail(error)
         }
-        var fields = headers
-        if !status.forbidsBody {
-            fields["Content-Length"] = String(source.size)
+        ResponsePlan.journal(head.served(http.body), journalID: journalID, outcomePending: outcomePending, in: registry)
+        if case .events(let source) = http.body {
+            return .events(
+                WireResponse(
+                    statusCode: head.status.code, headers: head.headers.map { ($0.name, $0.value) },
+                    body: ServedBody(.none, size: 0), sendsBody: head.allowsBody, bytesPerSecond: nil),
+                source, request: request)
         }
-        if outcomePending { registry.recordOutcome(journalID: journalID, statusCode: status.code, error: nil) }
-        record(statusCode: status.code, headers: fields, body: body)
         return .respond(
             WireResponse(
-                statusCode: status.code, headers: fields.map { ($0.name, $0.value) }, body: ServedBody(body, size: source.size),
-                sendsBody: status.sendsBody(to: request.method) && source.size > 0, bytesPerSecond: rate))
+                statusCode: head.status.code, headers: head.headers.map { ($0.name, $0.value) },
+                body: ServedBody(http.body, size: head.body.size), sendsBody: head.sendsBody, bytesPerSecond: rate))
     }
 
     private func fail(_ error: any Error) -> ServedAnswer {
@@ -286,48 +245,10 @@ private struct ServedRun: Sendable {
         return .close(reason: "\(error)")
     }
 
-    /// Runs a dynamic handler; gives up after `timeout` seconds (the handler's task is
-    /// cancelled, and its late answer dropped). As `Exchange.runDynamic` with its deadline.
-    static func run(_ handler: DynamicHandler, for request: MockRequest, timeout: TimeInterval) async -> Result<MockResponse, any Error> {
-        let race = FirstResult<Result<MockResponse, any Error>>()
-        let work = Task {
-            do {
-                race.finish(.success(try await handler.handler(request)))
-            } catch {
-                race.finish(.failure(error))
-            }
-        }
-        let deadline = Task {
-            guard timeout > 0, (try? await WaitTime.sleep(timeout)) != nil else { return }
-            race.finish(
-                .failure(
-                    URLError(
-                        .timedOut,
-                        userInfo: [
-                            NSLocalizedDescriptionKey:
-                                "The dynamic response for \(request) did not answer within \(timeout) s (HTTPMock's timeout)."
-                        ])))
-        }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { race.wait($0) }
-        } onCancel: {
-            race.finish(.failure(URLError(.cancelled)))
-        }
-        work.cancel()
-        deadline.cancel()
-        return result
-    }
-
     /// Sends `request` through the instance's passthrough session and relays the answer.
     private func passthrough(_ request: MockRequest, rate: Int?) async -> ServedAnswer {
-        var forwarded = URLRequest(url: request.url)
-        forwarded.httpMethod = request.method.rawValue
-        for (name, value) in request.headers where HTTPHeaders.lowercased(name) != "host" {
-            forwarded.setValue(value, forHTTPHeaderField: name)
-        }
-        forwarded.httpBody = request.body
         let session = registry.passthroughSession
-        let outgoing = forwarded
+        let outgoing = ResponsePlan.upstreamRequest(for: request)
         let relayed: (Data?, URLResponse?, (any Error)?) = await withCheckedContinuation { continuation in
             let box = Locked(Optional(continuation))
             let resume: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
@@ -339,16 +260,9 @@ private struct ServedRun: Sendable {
         }
         if let error = relayed.2 { return fail(error) }
         guard let real = relayed.1 as? HTTPURLResponse else { return fail(URLError(.badServerResponse)) }
-        var headers = HTTPHeaders()
-        for (name, value) in real.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
-        // URLSession has already decoded the body: the client must not decode it again.
-        headers["Content-Encoding"] = nil
-        headers["Transfer-Encoding"] = nil
-        headers["Content-Length"] = nil
-        return respond(
-            status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.0 ?? Data()), to: request,
-            rate: rate, outcomePending: true)
+        let http = MockResponse.HTTPPayload(
+            status: HTTPStatus(real.statusCode), headers: ResponsePlan.relayedHeaders(of: real), body: .data(relayed.0 ?? Data()),
+            defaultContentType: nil, preparedHeaderFields: nil)
+        return respond(http, to: request, rate: rate, outcomePending: true)
     }
 }

@@ -24,12 +24,8 @@ extension Exchange {
         // protocol, its client and its task alive after the request timed out or was cancelled.
         let weakSelf = WeakExchange(self)
         let task = Task {
-            let result: Result<MockResponse, any Error>
-            do {
-                result = .success(try await handler.handler(request))
-            } catch {
-                result = .failure(error)
-            }
+            // No timeout of its own: the request-wide deadline armed above bounds the handler.
+            let result = await ResponsePlan.runHandler(handler, for: request, timeout: 0)
             workQueue.async {
                 guard let exchange = weakSelf.value, !exchange.isClosed else { return }  // timed out or cancelled: dropped
                 switch result {

@@ -9,28 +9,36 @@ import FoundationNetworking
 extension Exchange {
     // MARK: - Faults
 
-    func deliverFault(_ fault: MockResponse.Fault, head: MockResponse.HTTPPayload, to request: MockRequest) {
+    func deliverFault(_ fault: MockResponse.Fault, head headPayload: MockResponse.HTTPPayload, to request: MockRequest) {
         guard case .connectionLost(let afterBytes) = fault.kind else {
             fail(fault.error)
             return
         }
-        let body: Data = if case .data(let data) = head.body { data } else { Data() }
-        var headers = head.effectiveHeaders
-        if !headers.contains("Content-Length") { headers["Content-Length"] = String(body.count) }
+        let head: ResponsePlan.Head
+        let sent: Data
+        do {
+            head = try ResponsePlan.head(of: headPayload, to: request.method, framing: .declared)
+            var reader = try head.body.reader()
+            defer { try? reader.file?.close() }
+            // `afterBytes` may be anything up to Int.max: never more than the body holds.
+            sent = head.allowsBody ? try reader.next(min(max(0, afterBytes), head.body.size)) : Data()
+        } catch {
+            fail(error)
+            return
+        }
         guard
             let response = HTTPURLResponse(
-                url: request.url, statusCode: head.status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
+                url: request.url, statusCode: head.status.code, httpVersion: "HTTP/1.1", headerFields: head.headers.dictionary)
         else {
             fail(URLError(.badServerResponse))
             return
         }
-        let sent = body.prefix(afterBytes)
         var error = fault.error
         error = URLError(
             error.code,
             userInfo: [
                 NSLocalizedDescriptionKey:
-                    "The network connection was lost after \(sent.count) of \(body.count) body bytes (HTTPMock fault \(fault)).",
+                    "The network connection was lost after \(sent.count) of \(head.body.size) body bytes (HTTPMock fault \(fault)).",
                 NSURLErrorFailingURLErrorKey: request.url,
             ])
         send { client, urlProtocol in

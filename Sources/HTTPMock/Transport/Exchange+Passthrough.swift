@@ -9,7 +9,7 @@ import FoundationNetworking
 extension Exchange {
     // MARK: - Passthrough
 
-    func runPassthrough(_ request: MockRequest) {
+    func runPassthrough(_ request: MockRequest, rate: Int?) {
         guard let workQueue else {
             fail(
                 HTTPMockError(
@@ -20,19 +20,15 @@ extension Exchange {
         }
         state.withLock { $0.outcomePending = true }
         armDeadlines()
-        var forwarded = URLRequest(url: request.url)
-        forwarded.httpMethod = request.method.rawValue
-        for (name, value) in request.headers { forwarded.setValue(value, forHTTPHeaderField: name) }
-        forwarded.httpBody = request.body
         // Not on the work queue: every FoundationNetworking session's work queue targets one
         // shared queue, and creating, resuming or cancelling a task `sync`s onto it, which from
         // inside a work queue is a deadlock that libdispatch turns into a crash.
         let session = registry.passthroughSession
-        let forwardedRequest = forwarded
+        let forwardedRequest = ResponsePlan.upstreamRequest(for: request)
         DispatchQueue.global().async {
             let networkTask = session.dataTask(with: forwardedRequest) { data, response, error in
                 let relayed = Relayed(data: data, response: response, error: error)
-                workQueue.async { self.finishPassthrough(relayed, for: request) }
+                workQueue.async { self.finishPassthrough(relayed, for: request, rate: rate) }
             }
             let closed = self.state.withLock { state -> Bool in
                 if !state.isClosed { state.networkTask = networkTask }
@@ -44,7 +40,7 @@ extension Exchange {
         }
     }
 
-    private func finishPassthrough(_ relayed: Relayed, for request: MockRequest) {
+    private func finishPassthrough(_ relayed: Relayed, for request: MockRequest, rate: Int?) {
         guard !isClosed else { return }
         if let error = relayed.error {
             fail(error)
@@ -54,13 +50,7 @@ extension Exchange {
             fail(URLError(.badServerResponse))
             return
         }
-        var headers = HTTPHeaders()
-        for (name, value) in real.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
-        }
-        // FoundationNetworking has already decoded the body; the client must not decode it again.
-        headers["Content-Encoding"] = nil
-        headers["Content-Length"] = nil
+        let headers = ResponsePlan.relayedHeaders(of: real)
         let http = MockResponse.HTTPPayload(
             status: HTTPStatus(real.statusCode), headers: headers, body: .data(relayed.data ?? Data()), defaultContentType: nil,
             preparedHeaderFields: nil)
@@ -68,7 +58,7 @@ extension Exchange {
         let answered =
             real.url.map { MockRequest(method: request.method, url: $0, headers: request.headers, body: request.body) } ?? request
         storeCookies(from: headers, for: answered.url)
-        deliver(http, headers: headers, to: answered, delivery: .instant)
+        deliver(http, to: answered, rate: rate)
     }
 }
 

@@ -9,7 +9,7 @@ import FoundationNetworking
 extension Exchange {
     // MARK: - HTTP responses
 
-    func respond(_ http: MockResponse.HTTPPayload, to request: MockRequest, hop: Int, delivery: Delivery) {
+    func respond(_ http: MockResponse.HTTPPayload, to request: MockRequest, hop: Int, rate: Int?) {
         // A prepared payload already holds its header fields; `Set-Cookie` and `Location` can
         // only come from the user's headers, so those are all that need looking at.
         let headers = http.preparedHeaderFields == nil ? http.effectiveHeaders : http.headers
@@ -36,54 +36,44 @@ extension Exchange {
                 if let approved {
                     exchange.resolveAndServe(approved, hop: hop + 1)
                 } else {
-                    exchange.deliver(http, headers: headers, to: request, delivery: delivery)
+                    exchange.deliver(http, to: request, rate: rate)
                 }
             }
             return
         }
-        deliver(http, headers: headers, to: request, delivery: delivery)
+        deliver(http, to: request, rate: rate)
     }
 
-    func deliver(_ http: MockResponse.HTTPPayload, headers: HTTPHeaders, to request: MockRequest, delivery: Delivery) {
-        let sendsBody = http.status.sendsBody(to: request.method)
-        if case .events(let source) = http.body {
-            streamEvents(source, status: http.status, headers: headers, to: request, sendsBody: sendsBody)
-            return
-        }
-        let body: BodySource
+    /// Sends `http` as its plan's head says (``ResponsePlan/head(of:to:framing:)``): whole,
+    /// throttled or in chunks.
+    func deliver(_ http: MockResponse.HTTPPayload, to request: MockRequest, rate: Int?) {
+        let head: ResponsePlan.Head
         do {
-            body = try BodySource(http.body)
+            head = try ResponsePlan.head(of: http, to: request.method, framing: .declared)
         } catch {
             fail(error)
             return
         }
-        let headerFields: [String: String]
-        if let prepared = http.preparedHeaderFields {
-            headerFields = prepared
-        } else {
-            var headers = headers
-            if !http.status.forbidsBody, !headers.contains("Content-Length") {
-                headers["Content-Length"] = String(body.size)
-            }
-            headerFields = headers.dictionary
+        if case .events(let source) = http.body {
+            streamEvents(source, head: head, served: head.served(http.body), to: request)
+            return
         }
+        let body = head.body
+        let served = head.served(http.body)
         guard
             let response = HTTPURLResponse(
-                url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: headerFields)
+                url: request.url, statusCode: http.status.code, httpVersion: "HTTP/1.1", headerFields: served.headerFields)
         else {
             fail(URLError(.badServerResponse))
             return
         }
-        recordServed(
-            ServedResponse(
-                statusCode: http.status.code, headerFields: headerFields, body: sendsBody ? http.body : .none, date: Date()))
-        guard sendsBody, body.size > 0 else {
+        recordServed(served)
+        guard head.sendsBody else {
             send { client, urlProtocol in Self.sendComplete(response, body: nil, to: client, from: urlProtocol) }
             close()
             return
         }
-        let rate: Int? = if case .throttled(let bytesPerSecond, _) = delivery.kind { bytesPerSecond } else { nil }
-        let chunked = (rate != nil || body.isFile && body.size > Self.fileChunkSize) && reportsToDelegate
+        let chunked = (rate != nil || body.isFile && body.size > ResponsePlan.largestChunk) && reportsToDelegate
         if chunked {
             let reader: BodyReader
             do {
@@ -102,7 +92,7 @@ extension Exchange {
             }
             let stream = ChunkStream(
                 readQueue: DispatchQueue(label: "HTTPMock.Exchange.read"), workQueue: workQueue, delegateQueue: delegateQueue,
-                chunkSize: rate.map { min(Self.fileChunkSize, max(1, $0 / 10)) } ?? Self.fileChunkSize,
+                chunkSize: ResponsePlan.chunkSize(bytesPerSecond: rate),
                 rate: rate, started: .now())
             state.withLock { state in
                 state.file = reader.file
@@ -128,7 +118,7 @@ extension Exchange {
         }
         // Throttled: the whole body when its time at this rate is up.
         send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed) }
-        after(Double(data.count) / Double(rate)) { exchange in
+        after(ResponsePlan.due(afterSending: data.count, bytesPerSecond: rate)) { exchange in
             exchange.send { client, urlProtocol in
                 client.urlProtocol(urlProtocol, didLoad: data)
                 client.urlProtocolDidFinishLoading(urlProtocol)
@@ -203,7 +193,7 @@ extension Exchange {
             stream.workQueue.async {
                 guard !self.isClosed else { return }
                 self.resetIdleTimer()
-                let due = stream.rate.map { stream.started + Double(total) / Double($0) } ?? .now()
+                let due = stream.rate.map { stream.started + ResponsePlan.due(afterSending: total, bytesPerSecond: $0) } ?? .now()
                 let wait = max(0, Double(Int64(due.uptimeNanoseconds) - Int64(DispatchTime.now().uptimeNanoseconds)) / 1e9)
                 self.after(wait) { exchange in exchange.readChunk(next, stream: stream, sent: total) }
             }

@@ -13,18 +13,17 @@ extension Exchange {
     /// in its own `didLoad`, to any other task all together at the end (it keeps only the last
     /// `didLoad`). Each event restarts the request timeout, as bytes from a server would.
     func streamEvents(
-        _ source: MockResponse.EventSource, status: HTTPStatus, headers: HTTPHeaders,
-        to request: MockRequest, sendsBody: Bool
+        _ source: MockResponse.EventSource, head: ResponsePlan.Head, served: ServedResponse, to request: MockRequest
     ) {
         guard
             let response = HTTPURLResponse(
-                url: request.url, statusCode: status.code, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
+                url: request.url, statusCode: head.status.code, httpVersion: "HTTP/1.1", headerFields: served.headerFields)
         else {
             fail(URLError(.badServerResponse))
             return
         }
-        recordOutcomeIfPending(statusCode: status.code)
-        guard sendsBody else {
+        recordServed(served)
+        guard head.allowsBody else {
             send { client, urlProtocol in
                 client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
                 client.urlProtocolDidFinishLoading(urlProtocol)
@@ -55,7 +54,7 @@ extension Exchange {
             finishEvents(incremental: incremental)
             return
         }
-        emit(event, incremental: incremental)
+        emit(event.framed, incremental: incremental)
         let rest = events.dropFirst()
         if rest.isEmpty {
             finishEvents(incremental: incremental)
@@ -75,12 +74,14 @@ extension Exchange {
             await withCheckedContinuation { continuation in
                 workQueue.async {
                     guard let exchange = weakSelf.value, !exchange.isClosed else { return continuation.resume(returning: false) }
-                    if let problem = event.problem {
-                        exchange.fail(
-                            HTTPMockError(.invalidRegistration, "\(request): an event of its event stream cannot be framed: \(problem)"))
+                    let framed: String
+                    do {
+                        framed = try event.framed(for: request)
+                    } catch {
+                        exchange.fail(error)
                         return continuation.resume(returning: false)
                     }
-                    exchange.emit(event, incremental: incremental)
+                    exchange.emit(framed, incremental: incremental)
                     continuation.resume(returning: true)
                 }
             }
@@ -108,8 +109,8 @@ extension Exchange {
     }
 
     /// Runs on the work queue.
-    private func emit(_ event: ServerSentEvent, incremental: Bool) {
-        let bytes = Data(event.framed.utf8)
+    private func emit(_ framed: String, incremental: Bool) {
+        let bytes = Data(framed.utf8)
         if incremental {
             send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: bytes) }
         } else {

@@ -47,8 +47,6 @@ final class Exchange: @unchecked Sendable {
 
     /// Maximum redirects followed before failing with `.httpTooManyRedirects`.
     static let maximumRedirects = 16
-    /// Chunk size of file bodies streamed to delegate-driven tasks.
-    static let fileChunkSize = 256 * 1024
 
     init(urlProtocol: MockURLProtocol, client: any URLProtocolClient, task: URLSessionTask?, registry: Registry) {
         self.urlProtocol = urlProtocol
@@ -119,46 +117,39 @@ final class Exchange: @unchecked Sendable {
 
     var settings: InstanceSettings { state.withLock { $0.settings }.value }
 
-    /// Serves `response`. `inherited` is the delivery of a dynamic response whose handler
-    /// produced this one.
+    /// Serves `response` by executing its plan (``ResponsePlan``). `inherited` is the delivery
+    /// of a dynamic response whose handler produced this one.
     func serve(_ response: MockResponse, to request: MockRequest, hop: Int, inherited: Delivery?) {
-        let delivery = response.delivery == .instant ? (inherited ?? .instant) : response.delivery
-        // Dynamic results and `.mock(...)` policy responses were never registered, so never validated.
-        if let problem = delivery.problem {
-            fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
-            return
-        }
-        if let problem = response.sendingProblems.first {
-            fail(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
-            return
-        }
-        switch response.payload {
-        case .invalid(let message, _):
-            fail(HTTPMockError(.invalidRegistration, message))
-        case .failure(let error):
-            begin(delivery) { $0.fail(error) }
-        case .dynamic(let handler):
+        let defaultDelay = state.withLock { $0.settings.value.defaultDelay }
+        switch ResponsePlan.first(response, to: request, inherited: inherited, defaultDelay: defaultDelay) {
+        case .refuse(let error):
+            fail(error)
+        case .runHandler(let handler, let delivery):
             runDynamic(handler, for: request, hop: hop, delivery: delivery)
-        case .passthrough:
-            begin(delivery) { $0.runPassthrough(request) }
-        case .http(let http):
+        case .start(.now, .http(let http), let rate):
             // Most responses start now: no closure to allocate for that.
-            if startsNow(delivery) {
-                respond(http, to: request, hop: hop, delivery: delivery)
-            } else {
-                begin(delivery) { $0.respond(http, to: request, hop: hop, delivery: delivery) }
+            respond(http, to: request, hop: hop, rate: rate)
+        case .start(let start, let action, let rate):
+            begin(start) { exchange in
+                switch action {
+                case .fail(let error): exchange.fail(error)
+                case .passthrough: exchange.runPassthrough(request, rate: rate)
+                case .http(let http): exchange.respond(http, to: request, hop: hop, rate: rate)
+                case .fault(let fault, let head): exchange.deliverFault(fault, head: head, to: request)
+                }
             }
-        case .fault(let fault, let head):
-            begin(delivery) { $0.deliverFault(fault, head: head, to: request) }
         }
     }
 
-    /// Runs `body` on the work queue when `delivery` says the response starts: after its delay,
-    /// when its gate is released, or never.
-    private func begin(_ delivery: Delivery, _ body: @escaping @Sendable (Exchange) -> Void) {
-        guard case .held(let gate) = delivery.kind else {
-            after(startDelay(of: delivery), body)
-            return
+    /// Runs `body` on the work queue when the response starts: after its delay, when its gate
+    /// is released, or never.
+    private func begin(_ start: ResponsePlan.Start, _ body: @escaping @Sendable (Exchange) -> Void) {
+        let gate: ResponseGate
+        switch start {
+        case .now: return after(0, body)
+        case .after(let seconds): return after(seconds, body)
+        case .never: return after(nil, body)
+        case .gate(let held): gate = held
         }
         guard !isClosed else { return }
         if gate.isReleased {
@@ -192,22 +183,6 @@ final class Exchange: @unchecked Sendable {
         if closed { gate.cancelWaiting(token) }
     }
 
-    /// Whether `delivery` starts the response at once: no delay of its own or by default, no gate.
-    private func startsNow(_ delivery: Delivery) -> Bool {
-        switch delivery.kind {
-        case .instant: return state.withLock { $0.settings.value.defaultDelay } == 0
-        case .delayed(let seconds): return seconds == 0
-        case .throttled, .never, .held: return false
-        }
-    }
-
-    /// Seconds before a response starts: its own delay, `defaultDelay` for `.instant`, `nil`
-    /// for `.never`.
-    private func startDelay(of delivery: Delivery) -> TimeInterval? {
-        if case .never = delivery.kind { return nil }
-        return delivery.startDelay ?? settings.defaultDelay
-    }
-
     // MARK: - Client access and the gate
 
     var isClosed: Bool { state.withLock { $0.isClosed } }
@@ -235,14 +210,6 @@ final class Exchange: @unchecked Sendable {
         registry.recordOutcome(journalID: id, statusCode: statusCode, error: error)
     }
 
-    func recordOutcomeIfPending(statusCode: Int) {
-        let pending = state.withLock { state -> Bool in
-            defer { state.outcomePending = false }
-            return state.outcomePending
-        }
-        if pending { recordOutcome(statusCode: statusCode, error: nil) }
-    }
-
     /// Keeps on the journal entry the response the client receives and, if still pending, its
     /// status: one critical section of the exchange's lock and one of the registry's.
     func recordServed(_ served: ServedResponse) {
@@ -250,7 +217,7 @@ final class Exchange: @unchecked Sendable {
             defer { state.outcomePending = false }
             return (state.journalID, state.outcomePending)
         }
-        registry.recordServed(journalID: id, served, outcome: pending ? served.statusCode : nil)
+        ResponsePlan.journal(served, journalID: id, outcomePending: pending, in: registry)
     }
 
     /// Closes the gate: nothing reaches the client after this; timers, handlers, network
