@@ -1,0 +1,196 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// Resolution: which route answers a request, and what an answer completes with.
+
+extension Registry {
+    /// Finds the most specific route that matches `request` and still has a response, pops
+    /// that response and journals the request.
+    ///
+    /// When a candidate route has a body matcher (which may parse a large body) or a predicate
+    /// (user code), host/path lookup and the request matchers run on a snapshot of the routes
+    /// *outside* the lock, so a predicate may call back into HTTPMock. Otherwise (the usual
+    /// case) the matching is cheap and runs no user code, and lookup, choice and pop share one
+    /// critical section. Either way the choice among the matching routes and the pop happen in
+    /// one critical section: the first route, in precedence order, whose queue is not empty
+    /// wins, so two concurrent requests never get the same `.single` response and an exhausted
+    /// queue never shadows another route.
+    ///
+    /// The matched routes are found again in the current state by their registration order,
+    /// which a clear never changes: if a predicate (or another thread) cleared or registered
+    /// meanwhile, a route that still exists answers and a removed one is skipped (then the
+    /// unmocked policy answers). No retry: one lookup, one pop, whatever the predicates do.
+    func resolve(_ request: MockRequest) -> Resolution {
+        let date = Date()
+        var compacted: [MockResponse] = []  // released after the lock
+        // When no candidate route has a body matcher or a predicate, matching runs no user code
+        // and costs little: lookup, choice and pop share one critical section, on the current
+        // routes. If that finds no route with a response, nothing was changed and the full path
+        // below runs (it journals the miss and writes the near-miss report).
+        let (direct, wakesWaiters) = state.withLock { state -> (Resolution?, Bool) in
+            guard let matching = Self.matchingRoutesFallingBackToGet(for: request, in: state.routes, runningUserCode: false) else {
+                return (nil, false)
+            }
+            return (state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted), state.hasWaiters)
+        }
+        if let direct {
+            compacted = []
+            if wakesWaiters { waiters.journaled { journal } }
+            return direct
+        }
+        let snapshot = state.withLock { $0.routes }
+        let matching = Self.matchingRoutesFallingBackToGet(for: request, in: snapshot, runningUserCode: true) ?? Matches()
+        let (decided, queues, scenarios): (Resolution, [NearMissAnalysis.QueueState], [String: String]) = state.withLock { state in
+            if let resolution = state.popFirst(of: matching, in: snapshot, for: request, date: date, compacted: &compacted) {
+                return (resolution, [], [:])
+            }
+            let policy = state.settings.value.unmockedPolicy
+            _ = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
+            if case .passthrough = policy.kind {
+            } else {
+                state.journal[state.journal.count - 1].countsAsMiss = true
+            }
+            let entry = state.journal[state.journal.count - 1]
+            if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
+            let queues = snapshot.routes.map { state.queueState(of: $0) }
+            return (
+                Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id),
+                queues, state.scenarios
+            )
+        }
+        compacted = []
+        var resolution = decided
+        if case .unmatched = resolution.answer {
+            // Outside the lock: the analysis reads every route and may run user predicates.
+            let misses = NearMissAnalysis.nearMisses(for: request, routes: snapshot.routes, queues: queues, scenarios: scenarios)
+            let report = NearMissAnalysis.report(for: request, nearMisses: misses)
+            resolution.nearMissReport = report
+            updateJournal(resolution.journalID) { $0.nearMissReport = report }
+        }
+        waiters.journaled { journal }  // after the near-miss report, so a waiter sees it
+        return resolution
+    }
+
+    /// Positions of the routes that match `request`, most specific first, with their captured
+    /// path parameters. Without `runningUserCode`, `nil` when a candidate has a body matcher
+    /// (which may parse a large body) or a predicate (user code): such matching runs outside the lock.
+    static func matchingRoutes(for request: MockRequest, in snapshot: Routes, runningUserCode: Bool) -> Matches? {
+        let positions = snapshot.index.candidates(
+            host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath, segments: { request.pathSegments })
+        guard !positions.isEmpty else { return Matches() }
+        if !runningUserCode {
+            for position in positions where snapshot.routes[position].runsUserCode {
+                return nil
+            }
+        }
+        // The body is parsed as JSON at most once, and only if a body matcher asks; a local
+        // captured by a non-escaping closure, so a request allocates nothing for it.
+        var parsed: JSONValue??
+        var segments: [String]?
+        var matching = Matches()
+        for position in positions {
+            let route = snapshot.routes[position]
+            guard
+                route.key.matchesConstraints(
+                    request,
+                    json: {
+                        if let parsed { return parsed }
+                        let value = request.body.flatMap(JSONValue.parse)
+                        parsed = .some(value)
+                        return value
+                    })
+            else { continue }
+            let parameters: [String: String]
+            if route.key.path.isLiteral {
+                parameters = [:]
+            } else {
+                if segments == nil { segments = request.pathSegments }
+                guard let captured = route.key.path.match(segments ?? []) else { continue }
+                parameters = captured
+            }
+            matching.append((position, parameters))
+        }
+        matching.sort { snapshot.routes[$0.0].precedes(snapshot.routes[$1.0]) }
+        return matching
+    }
+
+    /// The routes a request matches, as positions with captured path parameters, most specific
+    /// first. Usually one: that one is kept inline, so a lookup allocates no array for it.
+    struct Matches: Sequence {
+        private var first: (Int, [String: String])?
+        private var others: [(Int, [String: String])] = []
+
+        mutating func append(_ match: (Int, [String: String])) {
+            if first == nil { first = match } else { others.append(match) }
+        }
+
+        /// Sorts by `precedes`; nothing to do for fewer than two.
+        mutating func sort(by precedes: ((Int, [String: String]), (Int, [String: String])) -> Bool) {
+            guard let first, !others.isEmpty else { return }
+            var all = [first] + others
+            all.sort(by: precedes)
+            self.first = all[0]
+            others = Array(all.dropFirst())
+        }
+
+        func makeIterator() -> Iterator { Iterator(matches: self) }
+
+        struct Iterator: IteratorProtocol {
+            fileprivate let matches: Matches
+            private var index = -1
+
+            fileprivate init(matches: Matches) { self.matches = matches }
+
+            mutating func next() -> (Int, [String: String])? {
+                defer { index += 1 }
+                if index == -1 { return matches.first }
+                return index < matches.others.count ? matches.others[index] : nil
+            }
+        }
+    }
+}
+
+extension MockResponse {
+    /// The HTTP payload of a response that is complete the moment it is resolved under
+    /// `settings`, `nil` for any other: an HTTP response from memory that completes at once
+    /// (``HTTPPayload/completesAtOnce``: nothing to follow, store or read), that starts now
+    /// (`.instant` without a `defaultDelay`, or `.delayed(0)`), and whose match no log handler
+    /// reports. The in-process transport answers it inside `startLoading`, without an exchange.
+    func completeAnswer(under settings: SettingsSnapshot) -> ImmediateAnswer? {
+        guard let immediate else { return nil }
+        switch delivery.kind {
+        case .instant: guard settings.value.defaultDelay == 0 else { return nil }
+        case .delayed(let seconds): guard seconds == 0 else { return nil }
+        case .throttled, .never, .held: return nil
+        }
+        if let handler = settings.value.logHandler, !handler.ignoresMatches { return nil }
+        return immediate
+    }
+
+    /// What the journal records for serving this response.
+    var outcome: (statusCode: Int?, error: (any Error)?) {
+        switch payload {
+        case .http(let http): return (http.status.code, nil)
+        case .failure(let error): return (nil, error)
+        case .dynamic, .passthrough: return (nil, nil)  // known when the answer arrives
+        case .fault(let fault, _): return (nil, fault.error)
+        case .invalid(let message, _): return (nil, HTTPMockError(.invalidRegistration, message))
+        }
+    }
+}
+
+extension UnmockedPolicy {
+    /// What the journal records for an unmatched request under this policy.
+    var outcome: (statusCode: Int?, error: (any Error)?) {
+        switch kind {
+        case .notFound: return (404, nil)
+        case .mock(let response): return response.outcome
+        case .fail(let code): return (nil, URLError(code))
+        case .failTest: return (nil, URLError(.resourceUnavailable))
+        case .passthrough: return (nil, nil)  // known when the network answers
+        }
+    }
+}
