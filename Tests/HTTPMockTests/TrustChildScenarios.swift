@@ -70,6 +70,7 @@ enum ChildScenarios {
         "failTestReportedAtDeinit": failTestReportedAtDeinit,
         "failTestReportedInNextTest": failTestReportedInNextTest,
         "scopedMissPrintedOnce": scopedMissPrintedOnce,
+        "oneGigabyteToDelegate": LargeFileTests.oneGigabyteToDelegateScenario,
     ]
 
     static func sharedSessionOwnerStack() async throws {
