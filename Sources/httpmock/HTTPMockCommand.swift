@@ -63,7 +63,7 @@ private func say(_ line: String) {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.")
+    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.", aliases: ["run"])
 
     @Argument(
         help: "The mocks folder (Espresso-Martini layout, see Docs/HTTPMock.docc/MockFiles.md). Default: the current folder.")
@@ -99,6 +99,8 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "A directory of static files served by path for GET (repeatable; the first that holds the file answers).")
     var fileDir: [String] = []
 
+    @OptionGroup(title: "Voodoo") var voodoo: VoodooOptions
+
     func run() async throws {
         let file = try ServerConfiguration.load(explicitPath: configuration)
         let levelName = (logLevel ?? file.logLevel ?? "INFO").uppercased()
@@ -107,15 +109,16 @@ struct Serve: AsyncParsableCommand {
                 "Unknown log level \(levelName): use one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
-        let port = self.port ?? file.port ?? 0
+        let port = try voodoo.port(host: host, otherwise: self.port ?? file.port ?? 0)
         let delay = self.delay ?? file.delay ?? 0
         guard delay >= 0, delay.isFinite else { throw ValidationError("--delay must be a number of seconds ≥ 0, got \(delay).") }
 
         // The current folder is read as a mocks folder only when nothing else is given to serve.
-        let servesFolder = folder != nil || requestsFolder != nil || (har.isEmpty && fileDir.isEmpty)
+        let servesFolder = folder != nil || requestsFolder != nil || (har.isEmpty && fileDir.isEmpty && voodoo.config == nil)
         let mock = try loadedMock(
             from: servesFolder ? try mocksFolder(folder, requestsFolder: requestsFolder) : nil,
             har: har, fileDirectories: fileDir)
+        try voodoo.load(into: mock, fileDirectories: fileDir)
         mock.defaultDelay = delay
         mock.logHandler = { event in
             if !event.isMatched, level.printsMisses { say(event.nearMissReport ?? "\(event)") }
