@@ -4,10 +4,20 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPMock
-import HTTPMockServer
+@_spi(CLI) import HTTPMockServer
 import Testing
 
 #if JavaScript
+/// The lines a script wrote to the log.
+final class VoodooLines: @unchecked Sendable {
+    // @unchecked: `lines` is read and written under `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
+
 @Suite("Voodoo's JavaScript responses on JavaScriptCore", .serialized, .timeLimit(.minutes(1)))
 struct VoodooScriptTests {
     func loadedMock() throws -> HTTPMock {
@@ -51,17 +61,43 @@ struct VoodooScriptTests {
         #expect(mock.requests(where: { $0.statusCode == 500 }).count == 1)
     }
 
+    @Test("a script that returns nothing answers 500; console.log lines and the failure reach the instance's log")
+    func returnsNothing() async throws {
+        let lines = VoodooLines()
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try mock.loadVoodoo(
+            from: voodooFixtures.appendingPathComponent("config"), templateDirectory: voodooFixtures.appendingPathComponent("templates"),
+            fileDirectories: [voodooFixtures.appendingPathComponent("files")], host: nil, shutdown: nil, log: { line in lines.append(line) }
+        )
+        let reply = try await voodooRequest(mock.urlSession, URL(string: "https://api.example.com/silent")!)
+        #expect(reply.status == 500)
+        #expect(reply.text.contains("returned nothing") && reply.text.contains("scripts.yml"))
+        let logged = lines.all
+        #expect(logged.contains { $0.contains("saying nothing") })
+        #expect(logged.contains { $0.contains("returned nothing") })
+        let journaled = mock.requests(where: { $0.request.url.path == "/silent" })
+        #expect(journaled.count == 1 && journaled.first?.statusCode == 500)
+    }
+
     @Test("a syntax error or no response function fails loading with file and line")
     func loadErrors() throws {
-        let cases: [(String, [String])] = [
+        let cases: [([String: String], [String])] = [
             (
-                "http:\n  api: get /a\njavascript: |\n  function response(request, cache) {\n    return Response.ok(;\n  }\n",
+                ["a.yml": "http:\n  api: get /a\njavascript: |\n  function response(request, cache) {\n    return Response.ok(;\n  }\n"],
                 ["a.yml:5", "SyntaxError"]
             ),
-            ("http:\n  api: get /a\njavascript: \"var x = 1;\"\n", ["a.yml:3", "no function response"]),
+            (["a.yml": "http:\n  api: get /a\njavascript: \"var x = 1;\"\n"], ["a.yml:3", "no function response"]),
+            (
+                [
+                    "a.yml": "http:\n  api: get /a\njavascriptFile: js/bad.js\n",
+                    "js/bad.js": "// bad\n\nfunction response(request, cache) {\n  return }}\n}\n",
+                ],
+                ["bad.js:4", "SyntaxError"]
+            ),
         ]
-        for (yaml, expected) in cases {
-            let folder = try makeVoodooFolder(["a.yml": yaml])
+        for (files, expected) in cases {
+            let folder = try makeVoodooFolder(files)
             defer { try? FileManager.default.removeItem(at: folder) }
             let mock = HTTPMock()
             let error = try #require(throws: HTTPMockError.self) { try mock.loadVoodoo(from: folder) }

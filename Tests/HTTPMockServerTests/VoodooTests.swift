@@ -42,7 +42,8 @@ struct VoodooTests {
         let mock = HTTPMock()
         mock.logHandler = nil
         try mock.loadVoodoo(
-            from: voodooFixtures.appendingPathComponent("config"), templateDirectory: voodooFixtures.appendingPathComponent("templates"),
+            from: voodooFixtures.appendingPathComponent("config/endpoints.yml"),
+            templateDirectory: voodooFixtures.appendingPathComponent("templates"),
             fileDirectories: [voodooFixtures.appendingPathComponent("files")])
         return mock
     }
@@ -84,6 +85,24 @@ struct VoodooTests {
         let other = #"{"query":"query Hero { villain { name } }"}"#
         let miss = try await voodooRequest(mock.urlSession, url, method: "POST", body: other)
         #expect(miss.status == 404)
+    }
+
+    @Test("a GraphQL operations selector over GET matches a document that defines every named operation")
+    func graphQLOperations() async throws {
+        let mock = try loadedMock()
+        func get(_ document: String) async throws -> (status: Int, headers: [AnyHashable: Any], text: String) {
+            var components = URLComponents(string: "https://api.example.com/graphql")!
+            components.queryItems = [URLQueryItem(name: "query", value: document), URLQueryItem(name: "operationName", value: "Villains")]
+            return try await voodooRequest(mock.urlSession, components.url!)
+        }
+        let both = try await get("query Heroes { heroes { name } }\nquery Villains { villains { name } }")
+        #expect(both.status == 200 && both.text.contains("Vader"))
+        let one = try await get("query Villains { villains { name } }")
+        #expect(one.status == 404)
+        let post = try await voodooRequest(
+            mock.urlSession, URL(string: "https://api.example.com/graphql")!, method: "POST",
+            body: #"{"query":"query Heroes { heroes { name } } query Villains { villains { name } }"}"#)
+        #expect(post.status == 404)  // the endpoint is GET's
     }
 
     @Test("a missing file, an include cycle, a wrong api, a YAML syntax error: errors naming file, line and key; nothing registered")

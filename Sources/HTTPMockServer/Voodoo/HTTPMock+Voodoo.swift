@@ -32,13 +32,20 @@ extension HTTPMock {
     }
 
     /// `loadVoodoo(from:templateDirectory:fileDirectories:host:)` with what `POST /_admin/shutdown`
-    /// does (the CLI stops); without it, the route answers and nothing stops.
+    /// does (the CLI stops; without it, the route answers and nothing stops) and where scripts'
+    /// `console.log` lines and failures go (default: standard error unless `logHandler` is nil).
     @_spi(CLI)
     public func loadVoodoo(
         from url: URL, templateDirectory: URL?, fileDirectories: [URL], host: String?, shutdown: (@Sendable () -> Void)?,
-        log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(("httpmock: " + $0 + "\n").utf8)) }
+        log: (@Sendable (String) -> Void)? = nil
     ) throws {
         #if JavaScript
+        // The instance's log: standard error, silent when `logHandler` is nil.
+        let log =
+            log ?? { [weak self] line in
+                guard self?.logHandler != nil else { return }
+                FileHandle.standardError.write(Data(("httpmock: " + line + "\n").utf8))
+            }
         let scripts: VoodooScriptEngine? = VoodooScriptEngine(log: log)
         #else
         let scripts: VoodooScriptEngine? = nil

@@ -50,7 +50,14 @@ struct VoodooGraphQLSelector: Sendable, CustomStringConvertible {
     }
 
     static func document(of request: MockRequest) -> String? {
-        if request.method == .get { return request.queryItems.first { $0.name == "query" }?.value }
+        if request.method == .get {
+            // Form encoding, as curl -G and GraphQL clients send it: `+` is a space.
+            let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+            for pair in query.split(separator: "&") where pair.hasPrefix("query=") {
+                return pair.dropFirst("query=".count).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            return nil
+        }
         guard let body = request.body,
             let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any]
         else { return nil }
