@@ -47,6 +47,8 @@ struct VoodooScriptTests {
         #expect(mock.store["counter"] == 11)
         let counter = try await voodooRequest(mock.urlSession, URL(string: "https://api.example.com/counter")!)
         #expect(counter.text == "11")
+        // more/extra.yml is both included and below the folder: registered once.
+        #expect(mock.describeRoutes().split(separator: "\n").filter { $0.contains("/included") }.count == 1)
     }
 
     @Test("a script file renders a template; a throwing script answers 500 with its message")

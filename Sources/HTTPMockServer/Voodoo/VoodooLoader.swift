@@ -14,6 +14,8 @@ struct VoodooLoader {
     var routes: [PackageRoute] = []
     /// The files being read, outermost first, to tell an include cycle from a repeated include.
     private var reading: [String] = []
+    /// The files already read: a file both included and below the `--config` folder registers once.
+    private var loaded: Set<String> = []
 
     init(mock: HTTPMock, templateDirectory: URL?, fileDirectories: [URL], host: String?, scripts: VoodooScriptEngine?) {
         self.mock = mock
@@ -54,6 +56,7 @@ struct VoodooLoader {
             let cycle = (reading[start...] + [path]).map { ($0 as NSString).lastPathComponent }
             throw VoodooError.at(path, nil, "an include cycle: \(cycle.joined(separator: " → "))")
         }
+        guard loaded.insert(path).inserted else { return }
         reading.append(path)
         defer { reading.removeLast() }
         let text: String
