@@ -16,18 +16,22 @@ func JSContextGroupSetExecutionTimeLimit(
     _ callback: (@convention(c) (JSContextRef?, UnsafeMutableRawPointer?) -> Bool)?, _ context: UnsafeMutableRawPointer?)
 #endif
 
-/// Runs Voodoo's JavaScript responses: one JavaScriptCore context per script, each with its
-/// own serial queue, so scripts never run on the event loop and a context never serves two
-/// requests at once.
+/// Runs Voodoo's JavaScript responses: one JavaScriptCore context per script, all in one
+/// context group (one JavaScriptCore VM, so one heap per configuration) served by one serial
+/// queue, so scripts never run on the event loop and a context never serves two requests at once.
 final class VoodooScriptEngine: Sendable {
     let log: @Sendable (String) -> Void
+    let group: VoodooScriptGroup
 
-    init(log: @escaping @Sendable (String) -> Void) { self.log = log }
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
+        group = VoodooScriptGroup()
+    }
 
     /// Compiles `source` (a syntax error or a missing `response` function fails here, naming the
     /// file and line) and returns the endpoint's dynamic response.
     func response(source: String, file: String, firstLine: Int, bodies: VoodooBodies, mock: HTTPMock) throws -> MockResponse {
-        let context = try VoodooScriptContext(source: source, file: file, firstLine: firstLine, timeout: mock.timeout)
+        let context = try VoodooScriptContext(source: source, file: file, firstLine: firstLine, group: group, timeout: mock.timeout)
         let log = self.log
         return .dynamic(lifetime: .eternal) { [weak mock] request in
             guard let mock else { throw HTTPMockError(.instanceDeallocated, "The HTTPMock of this Voodoo endpoint no longer exists.") }
@@ -48,20 +52,31 @@ final class VoodooScriptEngine: Sendable {
     }
 }
 
-/// One script's context and the queue that owns it.
-final class VoodooScriptContext: @unchecked Sendable {
-    // @unchecked: `group` and `context` are used only on `queue` (and in init/deinit).
-    private let group: JSContextGroupRef
-    private let context: JSGlobalContextRef
-    private let queue: DispatchQueue
-    private let file: String
+/// A JavaScriptCore context group (one VM) and the serial queue every call into it runs on.
+final class VoodooScriptGroup: @unchecked Sendable {
+    // @unchecked: `group` is used only on `queue` (and in init/deinit).
+    let group: JSContextGroupRef
+    let queue = DispatchQueue(label: "HTTPMock.Voodoo.script")
 
-    init(source: String, file: String, firstLine: Int, timeout: TimeInterval) throws {
+    init() { group = JSContextGroupCreate() }
+
+    deinit { JSContextGroupRelease(group) }
+}
+
+/// One script's context, in its engine's group.
+final class VoodooScriptContext: @unchecked Sendable {
+    // @unchecked: `context` is used only on the group's queue (and in init/deinit).
+    private let owner: VoodooScriptGroup
+    private let context: JSGlobalContextRef
+    private let file: String
+    private var group: JSContextGroupRef { owner.group }
+    private var queue: DispatchQueue { owner.queue }
+
+    init(source: String, file: String, firstLine: Int, group owner: VoodooScriptGroup, timeout: TimeInterval) throws {
         self.file = file
-        group = JSContextGroupCreate()
-        context = JSGlobalContextCreateInGroup(group, nil)
-        queue = DispatchQueue(label: "HTTPMock.Voodoo.script")
-        Self.limit(group, timeout)
+        self.owner = owner
+        context = JSGlobalContextCreateInGroup(owner.group, nil)
+        Self.limit(owner.group, timeout)
         _ = try evaluate(VoodooScriptPrelude.source, url: "prelude.js", line: 1)
         do {
             _ = try evaluate(source, url: file, line: firstLine)
@@ -75,10 +90,7 @@ final class VoodooScriptContext: @unchecked Sendable {
         }
     }
 
-    deinit {
-        JSGlobalContextRelease(context)
-        JSContextGroupRelease(group)
-    }
+    deinit { JSGlobalContextRelease(context) }
 
     private static func limit(_ group: JSContextGroupRef, _ timeout: TimeInterval) {
         JSContextGroupSetExecutionTimeLimit(group, max(timeout, 0.001), { _, _ in true }, nil)
