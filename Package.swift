@@ -5,6 +5,9 @@ import PackageDescription
 /// use of a third-party product is conditioned on it, so a package that depends on HTTPMock
 /// without the trait resolves and builds no package.
 let server: Set<String> = ["Server"]
+/// Voodoo's JavaScript responses (SPEC §18) run on JavaScriptCore: the system framework on Apple
+/// platforms, Debian's `libjavascriptcoregtk-4.1-dev` on Linux. The trait enables `Server`.
+let javaScript: Set<String> = ["JavaScript"]
 
 let package = Package(
     name: "HTTPMock",
@@ -15,14 +18,26 @@ let package = Package(
         .executable(name: "httpmock", targets: ["httpmock"]),
     ],
     traits: [
-        .trait(name: "Server", description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1 on SwiftNIO) and the httpmock CLI.")
+        .trait(name: "Server", description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1 on SwiftNIO) and the httpmock CLI."),
+        .trait(
+            name: "JavaScript",
+            description: "Voodoo's JavaScript responses on JavaScriptCore (Linux: apt-get install libjavascriptcoregtk-4.1-dev).",
+            enabledTraits: ["Server"]
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
     ],
     targets: [
         .target(name: "HTTPMock"),
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
         .target(
             name: "HTTPMockServer",
             dependencies: [
@@ -31,7 +46,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
-            ]
+                .product(name: "Yams", package: "Yams", condition: .when(traits: server)),
+                .product(name: "GraphQL", package: "GraphQL", condition: .when(traits: server)),
+                .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux], traits: javaScript)),
+            ],
+            linkerSettings: [.linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS]))]
         ),
         .executableTarget(
             name: "httpmock",
@@ -58,7 +77,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
-            ]
+            ],
+            exclude: ["VoodooFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

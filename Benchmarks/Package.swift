@@ -7,7 +7,7 @@ let package = Package(
     name: "HTTPMockBenchmarks",
     platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "HTTPMock", path: "..", traits: ["Server"]),
+        .package(name: "HTTPMock", path: "..", traits: ["Server", "JavaScript"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
     ],

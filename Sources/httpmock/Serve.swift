@@ -6,12 +6,14 @@ import HTTPMockServer
 
 /// `httpmock serve`: loads the mocks and serves them until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.")
+    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.", aliases: ["run"])
 
     @OptionGroup var source: SourceOptions
 
     @OptionGroup(title: "Live control (WireMock admin API, dashboard, forwarding)")
     var wireMock: WireMockOptions
+
+    @OptionGroup(title: "Voodoo") var voodoo: VoodooOptions
 
     @Option(help: "The address to bind. Default: 127.0.0.1 (configuration.json: hostname).")
     var host: String?
@@ -63,18 +65,19 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = try source.mocksFolder(otherSourcesGiven: wireMock.wiremockRoot != nil)
+        let folder = try source.mocksFolder(otherSourcesGiven: wireMock.wiremockRoot != nil || voodoo.config != nil)
         let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
         let file = try CLIConfiguration.load(settingsPath)
         if let note = CLIConfiguration.unusedSettingsFile(in: folder, using: settingsPath) { say(note) }
         // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
         let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
-        let port = self.port ?? file.port ?? 0
+        let port = try voodoo.port(host: host, otherwise: self.port ?? file.port ?? 0)
 
         let mock = HTTPMock()
         mock.defaultDelay = delay ?? file.delay ?? 0
         let filesAnswer = try source.load(into: mock, mocksFolder: folder)
+        try voodoo.load(into: mock, fileDirectories: source.fileDir)
         let admin = try wireMock.apply(to: mock, host: host)
         admin?.setShutdownHandler { kill(getpid(), SIGTERM) }
         // A HAR recorded against one API: requests naming the server are that API's.

@@ -2,7 +2,7 @@
 //
 //     cd Benchmarks && swift run -c release Benchmarks [section ...]
 //
-// Sections: overhead, routes, instances, largefile, server, httpserver, replay (default: all).
+// Sections: overhead, routes, instances, largefile, server, httpserver, replay, voodoo (default: all).
 // Exits 1 when a target is missed.
 import Foundation
 import HTTPMock
@@ -26,6 +26,7 @@ if !profiling, wants("largefile") { record(try await LargeFile.run()) }
 if !profiling, wants("server") { record(try await VersusServer.run()) }
 if !profiling, wants("httpserver") { record(try await ServerVersusHummingbird.run()) }
 if !profiling, wants("replay") { record(try await Replay.run()) }
+if !profiling, wants("voodoo") { record(try await VoodooScripts.run()) }
 
 if !missed.isEmpty {
     print("\nMissed targets: \(missed.joined(separator: ", "))")

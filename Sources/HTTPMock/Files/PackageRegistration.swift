@@ -1,0 +1,64 @@
+import Foundation
+
+/// A route that another target of this package (HTTPMockServer's Voodoo loader) declares; it
+/// goes through the same validation as `loadMocks` and `addResponses`.
+package struct PackageRoute: Sendable {
+    package var path: String
+    package var host: String?
+    package var method: HTTPMethod?
+    package var predicate: (@Sendable (MockRequest) -> Bool)?
+    package var responses: [MockResponse]
+    /// Where the route was declared (a file path), and its line.
+    package var file: String
+    package var line: Int
+
+    package init(
+        path: String, host: String?, method: HTTPMethod?, predicate: (@Sendable (MockRequest) -> Bool)? = nil,
+        responses: [MockResponse], file: String, line: Int
+    ) {
+        self.path = path
+        self.host = host
+        self.method = method
+        self.predicate = predicate
+        self.responses = responses
+        self.file = file
+        self.line = line
+    }
+}
+
+/// A Mustache template parsed without checking its names (names unknown at load time render
+/// empty), for other targets of this package.
+package struct PackageTemplate: Sendable {
+    private let template: Template
+
+    /// Parses `source`; the error message starts with `line:column:`.
+    package init(_ source: String) throws {
+        do {
+            template = try Template(parsing: source)
+        } catch {
+            throw HTTPMockError(.mockTree, error.message)
+        }
+    }
+
+    /// Renders with `context`.
+    package func render(_ context: JSONValue) -> String { template.render(context) }
+}
+
+extension HTTPMock {
+    /// Validates every route and registers them all, or throws naming every mistake and
+    /// registers none.
+    package func registerAllOrThrow(_ routes: [PackageRoute], operation: String) throws {
+        let definitions = routes.map { route in
+            RouteDefinition(
+                path: route.path, host: route.host, method: route.method, query: nil, matching: .exact,
+                headers: nil, body: nil, predicate: route.predicate, responses: route.responses,
+                location: SourceLocation(fileID: route.file, filePath: route.file, line: route.line, column: 1))
+        }
+        try Registration.registerOrThrow(definitions, on: registry, defaultDomain: defaultDomain, operation: operation)
+    }
+
+    /// What a §16 template sees for `request` (`request`, `store`, `now`, `uuid`).
+    package func templateContext(for request: MockRequest) -> JSONValue {
+        TemplateNames.context(for: request, store: store)
+    }
+}

@@ -1,0 +1,84 @@
+#if Server
+import Foundation
+import HTTPMock
+
+extension HTTPMock {
+    /// Registers the endpoints of Voodoo's YAML configuration files: a file, or every `*.yml`
+    /// and `*.yaml` file below a folder.
+    ///
+    /// Every endpoint becomes a route in this instance's registry (journal, near misses,
+    /// `verify()`, store), answering for as long as the instance lives. Bodies render with
+    /// Mustache, seeing every `store` key at the top level, `mockServer` and the endpoint's
+    /// `templateData` besides the names of `MockResponse.template(_:contentType:status:headers:lifetime:delivery:)`.
+    /// JavaScript responses (`javascript:`, `javascriptFile:`) need the package trait
+    /// `JavaScript`; their `cache` is this instance's `store`. Voodoo's admin routes
+    /// `POST /_admin/shutdown` and `PUT /_admin/delay/:seconds` (`defaultDelay`) come along.
+    /// Loading is all or nothing: a mistake throws an `HTTPMockError` naming the file, line
+    /// and key, and registers nothing. See the Voodoo guide.
+    ///
+    /// ```swift
+    /// try mock.loadVoodoo(from: configURL, templateDirectory: templatesURL)
+    /// let server = try await mock.startServer()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - url: A YAML file, or a folder read recursively (hidden files skipped, sorted).
+    ///   - templateDirectory: Where `template:` bodies are found (Voodoo's `--template-dir`).
+    ///   - fileDirectories: Where relative `file:` bodies are looked for after the YAML file's
+    ///     folder (Voodoo's `--file-dir`).
+    ///   - host: The host the routes answer for; `nil`: any host.
+    public func loadVoodoo(from url: URL, templateDirectory: URL? = nil, fileDirectories: [URL] = [], host: String? = nil) throws {
+        try loadVoodoo(from: url, templateDirectory: templateDirectory, fileDirectories: fileDirectories, host: host, shutdown: nil)
+    }
+
+    /// `loadVoodoo(from:templateDirectory:fileDirectories:host:)` with what `POST /_admin/shutdown`
+    /// does (the CLI stops; without it, the route answers and nothing stops) and where scripts'
+    /// `console.log` lines and failures go (default: standard error unless `logHandler` is nil).
+    @_spi(CLI)
+    public func loadVoodoo(
+        from url: URL, templateDirectory: URL?, fileDirectories: [URL], host: String?, shutdown: (@Sendable () -> Void)?,
+        log: (@Sendable (String) -> Void)? = nil
+    ) throws {
+        #if JavaScript
+        // The instance's log: standard error, silent when `logHandler` is nil.
+        let log =
+            log ?? { [weak self] line in
+                guard self?.logHandler != nil else { return }
+                FileHandle.standardError.write(Data(("httpmock: " + line + "\n").utf8))
+            }
+        let scripts: VoodooScriptEngine? = VoodooScriptEngine(log: log)
+        #else
+        let scripts: VoodooScriptEngine? = nil
+        #endif
+        var loader = VoodooLoader(
+            mock: self, templateDirectory: templateDirectory?.standardizedFileURL,
+            fileDirectories: fileDirectories.map(\.standardizedFileURL),
+            host: host ?? "**", scripts: scripts)
+        try loader.load(url.standardizedFileURL)
+        try registerAllOrThrow(loader.routes + voodooAdminRoutes(host: host ?? "**", shutdown: shutdown), operation: "loadVoodoo")
+    }
+
+    private func voodooAdminRoutes(host: String, shutdown: (@Sendable () -> Void)?) -> [PackageRoute] {
+        let shutdownResponse = MockResponse.dynamic(lifetime: .eternal) { _ in
+            if let shutdown {
+                // After the answer has left.
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { shutdown() }
+            }
+            return .plaintext("Shutting down.")
+        }
+        let delayResponse = MockResponse.dynamic(lifetime: .eternal) { [weak self] request in
+            let text = request.pathParameters["seconds"] ?? ""
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                return .plaintext("The delay must be a number of seconds ≥ 0, got \(text).", status: 400)
+            }
+            self?.defaultDelay = seconds
+            return .plaintext("The delay is \(text) s.")
+        }
+        return [
+            PackageRoute(path: "/_admin/shutdown", host: host, method: .post, responses: [shutdownResponse], file: "Voodoo admin", line: 1),
+            PackageRoute(
+                path: "/_admin/delay/:seconds", host: host, method: .put, responses: [delayResponse], file: "Voodoo admin", line: 1),
+        ]
+    }
+}
+#endif

@@ -1,0 +1,91 @@
+#if Server
+import Foundation
+import HTTPMock
+import Yams
+
+extension VoodooLoader {
+    static let endpointKeys: Set<String> = ["http", "graphQL", "response", "javascript", "javascriptFile"]
+
+    /// One endpoint mapping: where it answers (`http` or `graphQL`) and how (`response`,
+    /// `javascript` or `javascriptFile`).
+    func endpoint(_ node: Node, file: URL) throws -> [PackageRoute] {
+        let path = file.path
+        let line = node.mark?.line
+        for key in node.mapping?.keys.compactMap(\.string) ?? [] where !Self.endpointKeys.contains(key) {
+            throw VoodooError.at(
+                path, node[key]?.mark?.line ?? line,
+                "unknown key \(key): an endpoint has \(Self.endpointKeys.sorted().joined(separator: ", "))")
+        }
+        let answers = ["response", "javascript", "javascriptFile"].filter { node[$0] != nil }
+        guard answers.count == 1 else {
+            throw VoodooError.at(
+                path, line,
+                answers.isEmpty
+                    ? "the endpoint has no response: give one of response, javascript, javascriptFile"
+                    : "the endpoint has \(answers.joined(separator: " and ")): give exactly one")
+        }
+        let target: (method: HTTPMethod, path: String, predicate: (@Sendable (MockRequest) -> Bool)?, name: String)
+        if let http = node["http"] {
+            guard node["graphQL"] == nil else { throw VoodooError.at(path, line, "the endpoint has both http and graphQL: give one") }
+            guard let api = http["api"]?.scalar?.string else {
+                throw VoodooError.at(path, http.mark?.line ?? line, "http needs api: \"<method> <path>\", as in api: \"get /users/:id\"")
+            }
+            let parts = api.split(separator: " ", omittingEmptySubsequences: true)
+            guard parts.count == 2 else {
+                throw VoodooError.at(
+                    path, http["api"]?.mark?.line ?? line,
+                    "api must be \"<method> <path>\" (two parts separated by a space), got \"\(api)\"")
+            }
+            target = (HTTPMethod(String(parts[0]).uppercased()), String(parts[1]), nil, "\(parts[0].uppercased()) \(parts[1])")
+        } else if let graphQL = node["graphQL"] {
+            let operations = graphQL["operations"].map { node in
+                node.sequence.map { $0.compactMap(\.string) } ?? node.string.map { [$0] } ?? []
+            }
+            let selector = try VoodooGraphQLSelector(
+                method: graphQL["method"]?.string, operations: operations, query: graphQL["query"]?.string, file: path,
+                line: graphQL.mark?.line ?? line)
+            target = (selector.method, "/graphql", { selector.matches($0) }, "GraphQL \(selector.description)")
+        } else {
+            throw VoodooError.at(path, line, "the endpoint has neither http: { api: \"<method> <path>\" } nor graphQL:")
+        }
+        let response: MockResponse
+        if let responseNode = node["response"] {
+            response = try self.response(responseNode, file: file)
+        } else {
+            let (source, scriptPath, firstLine) = try script(node, file: file)
+            guard let scripts else {
+                throw VoodooError.at(
+                    path, line,
+                    "the endpoint \(target.name) has a JavaScript response, and this build has no JavaScript engine: build with the JavaScript trait (swift build --traits JavaScript; on Linux apt-get install libjavascriptcoregtk-4.1-dev first)"
+                )
+            }
+            response = try scripts.response(
+                source: source, file: scriptPath, firstLine: firstLine, bodies: VoodooBodies(loader: self, file: file), mock: mock)
+        }
+        return [
+            PackageRoute(
+                path: target.path, host: host, method: target.method, predicate: target.predicate, responses: [response], file: path,
+                line: line ?? 1)
+        ]
+    }
+
+    /// The script's source, the file it is reported in and the line of its first line there.
+    private func script(_ node: Node, file: URL) throws -> (String, String, Int) {
+        if let inline = node["javascript"] {
+            guard let source = inline.scalar?.string else {
+                throw VoodooError.at(file.path, inline.mark?.line, "javascript must be a string")
+            }
+            // A block scalar (`javascript: |`) starts on the line after the key.
+            let first = (inline.mark?.line ?? 1) + ((inline.scalar?.style == .literal || inline.scalar?.style == .folded) ? 1 : 0)
+            return (source, file.path, first)
+        }
+        let name = node["javascriptFile"]?.scalar?.string ?? ""
+        let url = URL(fileURLWithPath: name, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
+        guard let source = try? String(contentsOf: url, encoding: .utf8) else {
+            throw VoodooError.at(
+                file.path, node["javascriptFile"]?.mark?.line, "javascriptFile \(name) cannot be read (looked for \(url.path))")
+        }
+        return (source, url.path, 1)
+    }
+}
+#endif
