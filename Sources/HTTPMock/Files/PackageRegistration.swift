@@ -40,8 +40,15 @@ package struct PackageTemplate: Sendable {
         }
     }
 
-    /// Renders with `context`.
-    package func render(_ context: JSONValue) -> String { template.render(context) }
+    /// Renders with `context`, under the same step and output budget as `.template` (SPEC §11.8):
+    /// a runaway section throws an `HTTPMockError` saying why instead of burning a core.
+    package func render(_ context: JSONValue) throws -> String {
+        do {
+            return try template.render(context)
+        } catch {
+            throw HTTPMockError(.invalidRegistration, "template: \(error)")
+        }
+    }
 }
 
 extension HTTPMock {

@@ -45,7 +45,7 @@ struct VoodooBody: Sendable {
             return (Data(), nil)
         case .rendered(let text, let template, let contentType):
             guard let template else { return (Data(text.utf8), contentType) }
-            return (Data(template.render(Self.context(for: request, mock: mock, templateData: templateData)).utf8), contentType)
+            return (Data(try template.render(Self.context(for: request, mock: mock, templateData: templateData)).utf8), contentType)
         case .file(let url, let contentType):
             do {
                 return (try Data(contentsOf: url), contentType)
