@@ -10,6 +10,7 @@ let package = Package(
         .package(name: "HTTPMock", path: "..", traits: ["Server", "JavaScript"]),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         .executableTarget(
@@ -19,6 +20,9 @@ let package = Package(
                 .product(name: "HTTPMockServer", package: "HTTPMock"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         )
     ],

@@ -50,10 +50,21 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isRejected = false
     /// The client half-closed its side: close once the answer in progress is written.
     private var isInputClosed = false
+    /// Set while an answer is written from the event loop (``writeAtOnce(_:for:context:)``).
+    private var isWritingAtOnce = false
+    /// The last `Host` value and whether it names the server (``namesServer(_:)``).
+    private var lastHost: (value: String, namesServer: Bool)?
 
-    private init(site: ServingSite, decoder: ByteToMessageHandler<HTTPRequestDecoder>) {
+    /// A connection with no request in flight and nothing read for this long is closed.
+    private let idleTimeout: TimeAmount
+    /// When something was last read, or the last answer written.
+    private var lastActivity = NIODeadline.now()
+    private var idleCheck: Scheduled<Void>?
+
+    private init(site: ServingSite, decoder: ByteToMessageHandler<HTTPRequestDecoder>, idleTimeout: TimeAmount) {
         self.site = site
         self.decoder = decoder
+        self.idleTimeout = idleTimeout
     }
 
     /// Sets up a new connection's pipeline.
@@ -67,9 +78,55 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             HTTPResponseEncoder(configuration: encoder),
             decoder,
             HTTPServerPipelineHandler(),
-            IdleStateHandler(allTimeout: idleTimeout),
-            ConnectionHandler(site: site, decoder: decoder),
+            ConnectionHandler(site: site, decoder: decoder, idleTimeout: idleTimeout),
         ])
+    }
+
+    // MARK: - Idle connections
+
+    // Not NIO's IdleStateHandler: it makes a promise for every write to see when it ends, a
+    // measurable share of a small answer. Here activity is a time stamp per read and per answer;
+    // one scheduled check per timeout period looks at it.
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { startIdleCheck(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        startIdleCheck(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        lastActivity = .now()
+        context.fireChannelReadComplete()
+    }
+
+    private func startIdleCheck(context: ChannelHandlerContext) {
+        guard idleCheck == nil else { return }
+        lastActivity = .now()
+        scheduleIdleCheck(in: idleTimeout, context: context)
+    }
+
+    private func scheduleIdleCheck(in delay: TimeAmount, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        idleCheck = context.eventLoop.scheduleTask(in: delay) {
+            let (handler, context) = bound.value
+            handler.checkIdle(context: context)
+        }
+    }
+
+    /// Closes the connection when nothing is being answered and nothing happened for
+    /// `idleTimeout`; else looks again when that could first be so.
+    private func checkIdle(context: ChannelHandlerContext) {
+        idleCheck = nil
+        guard context.channel.isActive else { return }
+        let idleFor = NIODeadline.now() - lastActivity
+        if answering == nil, idleFor >= idleTimeout {
+            context.close(promise: nil)
+            return
+        }
+        scheduleIdleCheck(in: answering == nil ? idleTimeout - idleFor : idleTimeout, context: context)
     }
 
     // MARK: - Reading
@@ -128,10 +185,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent {
-            if answering == nil { context.close(promise: nil) }
-            return
-        }
         if case ChannelEvent.inputClosed = event {
             // A request followed by a half-close is answered first (SPEC §13).
             isInputClosed = true
@@ -148,6 +201,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         answering?.task?.cancel()
         answering = nil
+        idleCheck?.cancel()
+        idleCheck = nil
         context.fireChannelInactive()
     }
 
@@ -156,6 +211,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func answered(_ id: Int, context: ChannelHandlerContext) {
         guard answering?.id == id else { return }
         answering = nil
+        lastActivity = .now()
         if let refusal = pendingRefusal {
             pendingRefusal = nil
             writeRefusal(context: context, status: refusal.status, reason: refusal.reason)
@@ -250,41 +306,62 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     // MARK: - Serving (the request-dispatch point)
 
-    /// Answers one whole request: resolves it against the instance's registry in a task and
-    /// writes the answer. Every request that is not CONNECT or refused comes through here.
+    /// Answers one whole request. Every request that is not CONNECT or refused comes through here.
+    ///
+    /// The usual request (a route matched without user code, a response from memory that
+    /// starts now) is resolved and written here on the event loop, with no task
+    /// (``HTTPMock/startServing(method:url:headers:body:)``); anything that waits, runs user
+    /// code, streams or is an admin request is computed and written from a task.
     private func serve(context: ChannelHandlerContext, id: Int, head: HTTPRequestHead, body: ByteBuffer?) {
         guard let url = requestURL(for: head) else {
             reject(context: context, status: .badRequest, reason: "HTTPMock: the request target \(head.uri) is not a URL.\n")
             return
         }
         answering = Answering(id: id, version: head.version)
+        let method = head.method.rawValue
+        let headers = head.headers.map { ($0.name, $0.value) }
+        let bodyData = body.map { Data($0.readableBytesView) }
+        let started = DispatchTime.now()
+        // The admin API answers its own paths: not journaled, never matched (SPEC §19).
+        let source: AnswerSource =
+            if let admin = site.admin, AdminAPI.handles(head.uri) {
+                .admin(admin)
+            } else {
+                .registry(site.mock.startServing(method: method, url: url, headers: headers, body: bodyData))
+            }
+        if case .registry(.ready(let answer)) = source, let response = ResponseWriter.writableAtOnce(answer) {
+            let exchange = Exchange(id: id, method: method, target: head.uri, keepAlive: head.isKeepAlive, started: started)
+            if isWritingAtOnce {
+                // Inside the write of the previous answer's end, NIO delivered this pipelined
+                // request: write it on the loop's next turn, so a long pipeline never nests.
+                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+                context.eventLoop.execute {
+                    let (handler, context) = bound.value
+                    handler.writeAtOnce(response, for: exchange, context: context)
+                }
+            } else {
+                writeAtOnce(response, for: exchange, context: context)
+            }
+            return
+        }
         let writing = answering?.writing
         let site = self.site
         let channel = context.channel
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loopContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         let keepAlive = head.isKeepAlive
-        let method = head.method.rawValue
-        let headers = head.headers.map { ($0.name, $0.value) }
-        let bodyData = body.map { Data($0.readableBytesView) }
-        let started = DispatchTime.now()
         answering?.task = Task {
-            // The admin API answers its own paths: not journaled, never matched (SPEC §19).
-            let answer =
-                if let admin = site.admin, AdminAPI.handles(head.uri) {
-                    await admin.answer(method: method, uri: head.uri, headers: headers, body: bodyData)
-                } else {
-                    await site.mock.serve(method: method, url: url, headers: headers, body: bodyData)
+            let answer: ServedAnswer =
+                switch source {
+                case .admin(let admin): await admin.answer(method: method, uri: head.uri, headers: headers, body: bodyData)
+                case .registry(.ready(let answer)): answer
+                case .registry(.later(let continuation)): await continuation.answer()
                 }
             writing?.start()
             let request = "\(method) \(head.uri)"
             let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive)
-            if let onExchange = site.onExchange {
-                onExchange(
-                    ServedExchangeRecord(
-                        method: method, target: head.uri, statusCode: statusCode, outcome: ResponseWriter.outcome(of: answer),
-                        duration: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9))
-            }
+            site.record(
+                method: method, target: head.uri, statusCode: statusCode, outcome: ResponseWriter.outcome(of: answer), started: started)
             if case .hold = answer { return }
             channel.eventLoop.execute {
                 handler.value.answered(id, context: loopContext.value)
@@ -292,10 +369,48 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// Who answers a request.
+    private enum AnswerSource {
+        /// The admin API (SPEC §19).
+        case admin(AdminAPI)
+        /// The instance's registry, started on the event loop.
+        case registry(ServedStart)
+    }
+
+    /// A request answered from the event loop.
+    private struct Exchange {
+        let id: Int
+        let method: String
+        let target: String
+        let keepAlive: Bool
+        let started: DispatchTime
+    }
+
+    /// Writes a whole response from the event loop, unless its request is no longer the one
+    /// being answered (the connection closed meanwhile).
+    private func writeAtOnce(_ response: WireResponse, for exchange: Exchange, context: ChannelHandlerContext) {
+        guard let answering, answering.id == exchange.id else { return }
+        answering.writing.start()
+        isWritingAtOnce = true
+        ResponseWriter.writeAtOnce(response, context: context, keepAlive: exchange.keepAlive)
+        isWritingAtOnce = false
+        site.record(
+            method: exchange.method, target: exchange.target, statusCode: response.statusCode, outcome: "responded",
+            started: exchange.started)
+        answered(exchange.id, context: context)
+    }
+
     /// The URL the registry matches: the impersonated origin for requests that name the
     /// server, the named host for absolute-form requests and foreign `Host` headers.
     private func requestURL(for head: HTTPRequestHead) -> URL? {
         let uri = head.uri
+        if uri.utf8.first == UInt8(ascii: "/") {
+            // Origin form, the usual case: the path as it is, the host from `Host`.
+            guard let host = head.headers.first(name: "Host"), !host.isEmpty, !namesServer(host) else {
+                return URL(string: site.impersonatedOrigin + uri)
+            }
+            return URL(string: "http://\(host)\(uri)")
+        }
         let lowercased = uri.lowercased()
         if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
             guard let url = URL(string: uri), let host = url.host, !host.isEmpty else { return nil }
@@ -308,27 +423,19 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             return url
         }
         let path = uri.hasPrefix("/") ? uri : "/" + uri
-        guard let host = head.headers.first(name: "Host"), !host.isEmpty, !site.namesServer(host) else {
+        guard let host = head.headers.first(name: "Host"), !host.isEmpty, !namesServer(host) else {
             return URL(string: site.impersonatedOrigin + path)
         }
         return URL(string: "http://\(host)\(path)")
     }
-}
-#endif
 
-#if Server
-/// Whether a request's task has started writing its response; the event loop writes an interim
-/// response only before that (the task's writes reach the loop after the flag is set).
-final class WritingFlag: Sendable {
-    private let started = NIOLockedValueBox(false)
-
-    func start() { started.withLockedValue { $0 = true } }
-
-    /// Runs `body` (on the event loop) unless writing has started, holding the flag meanwhile.
-    func unlessStarted(_ body: () -> Void) {
-        started.withLockedValue { started in
-            if !started { body() }
-        }
+    /// ``ServingSite/namesServer(_:)``, remembered for the last `Host` value of the connection
+    /// (a client sends the same one with every request).
+    private func namesServer(_ host: String) -> Bool {
+        if let lastHost, lastHost.value == host { return lastHost.namesServer }
+        let names = site.namesServer(host)
+        lastHost = (host, names)
+        return names
     }
 }
 #endif

@@ -181,21 +181,57 @@ enum ResponseWriter {
         if !keepAlive { try? await channel.close() }
     }
 
+    /// `answer` when it can be written whole from the event loop at once: a response from memory,
+    /// not paced, that can go on the wire. `nil` for anything that streams, waits, closes or is
+    /// refused instead, which ``send(_:for:on:keepAlive:)`` writes from a task.
+    static func writableAtOnce(_ answer: ServedAnswer) -> WireResponse? {
+        guard case .respond(let response) = answer, isWhole(response), WireCheck.problem(with: response) == nil else { return nil }
+        return response
+    }
+
+    /// Whether `response` goes out in one write: its body (if it sends one) in memory, not paced.
+    private static func isWhole(_ response: WireResponse) -> Bool {
+        !response.sendsBody || (response.body.data != nil && response.bytesPerSecond == nil)
+    }
+
+    /// The head and the body (when one is sent) of a whole response (``isWhole(_:)``).
+    private static func parts(
+        of response: WireResponse, keepAlive: Bool, allocator: ByteBufferAllocator
+    ) -> (head: HTTPServerResponsePart, body: HTTPServerResponsePart?) {
+        guard response.sendsBody, let data = response.body.data, !data.isEmpty else {
+            return (head(of: response, keepAlive: keepAlive), nil)
+        }
+        return (head(of: response, keepAlive: keepAlive), .body(.byteBuffer(allocator.buffer(bytes: data))))
+    }
+
+    /// Writes a whole response (``isWhole(_:)``) from the connection's handler on the event loop,
+    /// flushes, then closes the connection unless it is kept alive (a failed write closes it).
+    static func writeAtOnce(_ response: WireResponse, context: ChannelHandlerContext, keepAlive: Bool) {
+        let (head, body) = parts(of: response, keepAlive: keepAlive, allocator: context.channel.allocator)
+        context.write(NIOAny(head), promise: nil)
+        if let body { context.write(NIOAny(body), promise: nil) }
+        guard !keepAlive else {
+            context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil)), promise: nil)
+            return
+        }
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
     private static func write(_ response: WireResponse, on channel: any Channel, keepAlive: Bool) async {
-        let head = head(of: response, keepAlive: keepAlive)
         do {
-            if !response.sendsBody || (response.body.data != nil && response.bytesPerSecond == nil) {
+            if isWhole(response) {
                 // One hop to the event loop for the whole response.
-                let body = response.sendsBody ? response.body.data.map { channel.allocator.buffer(bytes: $0) } : nil
+                let (head, body) = parts(of: response, keepAlive: keepAlive, allocator: channel.allocator)
                 let written = channel.eventLoop.makePromise(of: Void.self)
                 channel.eventLoop.execute {
                     channel.write(head, promise: nil)
-                    if let body { channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil) }
+                    if let body { channel.write(body, promise: nil) }
                     channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: written)
                 }
                 try await written.futureResult.get()
             } else {
-                channel.write(head, promise: nil)
+                channel.write(head(of: response, keepAlive: keepAlive), promise: nil)
                 try await stream(response, on: channel)
                 try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
             }

@@ -82,7 +82,7 @@ struct Serve: AsyncParsableCommand {
         admin?.setShutdownHandler { kill(getpid(), SIGTERM) }
         // A HAR recorded against one API: requests naming the server are that API's.
         let inferredHost = impersonate == nil ? mock.singleRouteHost : nil
-        mock.logHandler = { event in
+        mock.setMissLogHandler { event in
             guard !event.isMatched, level.printsMisses, filesAnswer?(event.request) != true else { return }
             say(event.nearMissReport ?? "\(event)")
         }

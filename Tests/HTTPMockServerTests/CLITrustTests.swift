@@ -119,6 +119,17 @@ struct CLITrustTests {
         #expect(try await cli.waitForExit() == 0)
     }
 
+    @Test("--forward-unmatched with --file-dir is refused at start-up: both would answer the misses")
+    func forwardUnmatchedWithFileDirRefused() async throws {
+        let folder = try makeMocksFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, text) = try await runToEnd(
+            ["serve", folder.path, "--forward-unmatched", "http://localhost:8000", "--file-dir", folder.path], in: folder)
+        #expect(status != 0)
+        #expect(text.contains("--forward-unmatched and --file-dir both answer the requests no route matches"), "\(text)")
+        #expect(!text.contains("serving on"))
+    }
+
     @Test("a mistyped subcommand is called one; errors of a subcommand print its usage")
     func subcommandsAndUsage() async throws {
         let folder = try makeFolder("usage")

@@ -34,6 +34,13 @@ struct ServerTrustChildTests {
     func connectionLostIntMax() async throws {
         try await expectChildPasses("connectionLostIntMax")
     }
+
+    @Test(
+        "20,000 pipelined requests behind a slow one, answered from the event loop: all answered, in order, and the server lives",
+        .enabled(if: ServerChildProcess.isAvailable))
+    func deepPipeline() async throws {
+        try await expectChildPasses("deepPipeline")
+    }
 }
 
 /// The scenarios, run by ``ServerChildScenarioHost`` in the child.
@@ -42,6 +49,7 @@ enum ServerChildScenarios {
         "hugeTimes": hugeTimes,
         "unsendableResponses": unsendableResponses,
         "connectionLostIntMax": connectionLostIntMax,
+        "deepPipeline": deepPipeline,
     ]
 
     /// Sends `request` on a new connection; returns the client (still open) after `wait` seconds.
@@ -168,6 +176,35 @@ enum ServerChildScenarios {
             #expect(client.text.hasSuffix(String(repeating: "z", count: 1000)), "\(path)")
             #expect(client.isClosed)
         }
+        await server.stop()
+    }
+}
+extension ServerChildScenarios {
+    /// An answer written from the event loop ends inside NIO's write of its end, where NIO
+    /// delivers the next pipelined request it held back: answering that one there too would
+    /// nest one level per request. A slow first answer makes NIO hold back all the others, so
+    /// they are delivered one inside the other's write; nested, 20,000 of them overflow the stack.
+    static func deepPipeline() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        mock.addResponses(forPath: "/slow", responses: [.plaintext("S", lifetime: .eternal, delivery: .delayed(0.5))])
+        mock.addResponses(forPath: "/even", responses: [.plaintext("E", lifetime: .eternal)])
+        mock.addResponses(forPath: "/odd", responses: [.plaintext("O", lifetime: .eternal)])
+        let server = try await mock.startServer()
+        let count = 20_000
+        let paths = ["/slow"] + (1..<count).map { $0 % 2 == 0 ? "/even" : "/odd" }
+        let request = paths.map { "GET \($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }.joined()
+        let text = try await blocking {
+            let client = try RawClient(port: server.port)
+            try client.send(request)
+            return client.read(timeout: 60) { $0.hasSuffix("O") && $0.components(separatedBy: "HTTP/1.1 200").count == count + 1 }
+        }
+        let bodies = text.components(separatedBy: "HTTP/1.1 200").dropFirst().map { $0.last.map(String.init) ?? "" }
+        #expect(bodies.count == count)
+        #expect(bodies == paths.map { String($0.dropFirst().prefix(1)).uppercased() }, "the answers come back in the order of the requests")
+        let after = try await rawExchange(port: server.port, "GET /even HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        #expect(after.hasSuffix("E"))
+        #expect(mock.recordedRequests.count == count + 1)
         await server.stop()
     }
 }

@@ -39,6 +39,24 @@ struct ServerTrustTests {
         #expect(mock.recordedRequests.count == 30)
     }
 
+    @Test("pipelined requests answered at once and from tasks (a delay, a handler) alternate: the answers keep the requests' order")
+    func answersAtOnceAndFromTasksKeepTheirOrder() async throws {
+        mock.addResponses(forPath: "/now", responses: [.plaintext("N", lifetime: .eternal)])
+        mock.addResponses(forPath: "/later", responses: [.plaintext("L", lifetime: .eternal, delivery: .delayed(0.01))])
+        mock.addResponses(forPath: "/handler", responses: [.dynamic(lifetime: .eternal) { _ in .plaintext("H") }])
+        let paths = (0..<60).map { ["/now", "/later", "/now", "/handler"][$0 % 4] }
+        let text = try await serving(mock) { server in
+            try await blocking {
+                let client = try RawClient(port: server.port)
+                try client.send(paths.map { "GET \($0) HTTP/1.1\r\nHost: localhost\r\n\r\n" }.joined())
+                return client.read(timeout: 20) { $0.components(separatedBy: "HTTP/1.1 200").count == paths.count + 1 }
+            }
+        }
+        let bodies = text.components(separatedBy: "HTTP/1.1 200").dropFirst().map { $0.last.map(String.init) ?? "" }
+        #expect(bodies == paths.map { String($0.dropFirst().prefix(1)).uppercased() })
+        #expect(mock.recordedRequests.map(\.request.url.path) == paths)
+    }
+
     @Test("30 keep-alive requests one after another, with delays; an idle timeout shorter than the total: none dropped")
     func keepAliveUnderIdleTimeout() async throws {
         mock.addResponses(forPath: "/k", responses: [.plaintext("ok", lifetime: .eternal, delivery: .delayed(0.05))])

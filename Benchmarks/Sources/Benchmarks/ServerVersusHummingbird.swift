@@ -2,7 +2,6 @@ import AsyncHTTPClient
 import Foundation
 import HTTPMock
 import HTTPMockServer
-import Hummingbird
 import NIOCore
 
 /// HTTPMockServer against a Hummingbird 2 server answering the same 100-byte body, both on
@@ -15,16 +14,9 @@ enum ServerVersusHummingbird {
 
     static func run() async throws -> [Row] {
         let body = String(repeating: "x", count: 100)
-        let router = Router()
-        router.get("item") { _, _ in body }
-        let port = PortBox()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.set(channel.localAddress?.port ?? 0) })
-        let hummingbird = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let (hummingbird, hummingbirdPort) = try await HummingbirdServer.start(body: body)
         defer { hummingbird.cancel() }
-        let hummingbirdURL = "http://127.0.0.1:\(try await port.wait())/item"
+        let hummingbirdURL = "http://127.0.0.1:\(hummingbirdPort)/item"
 
         let mock = HTTPMock()
         mock.logHandler = nil

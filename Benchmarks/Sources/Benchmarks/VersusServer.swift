@@ -11,16 +11,8 @@ enum VersusServer {
 
     static func run() async throws -> [Row] {
         let body = String(repeating: "x", count: 100)
-        let router = Router()
-        router.get("item") { _, _ in body }
-        let port = PortBox()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.set(channel.localAddress?.port ?? 0) })
-        let server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        let (server, boundPort) = try await HummingbirdServer.start(body: body)
         defer { server.cancel() }
-        let boundPort = try await port.wait()
 
         let plain = URLSession(
             configuration: {
@@ -60,6 +52,23 @@ enum VersusServer {
         Row.printTable(
             "HTTPMock vs a real loopback server (\(rounds) interleaved rounds × \(requests) requests, median; ratio = speed-up)", rows)
         return rows
+    }
+}
+
+/// A Hummingbird 2 server on 127.0.0.1 answering `GET /item` with `body`: the baseline the
+/// server benchmarks compare with.
+enum HummingbirdServer {
+    /// Starts it on a free port; cancel the task to stop it.
+    static func start(body: String) async throws -> (task: Task<Void, any Error>, port: Int) {
+        let router = Router()
+        router.get("item") { _, _ in body }
+        let port = PortBox()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in port.set(channel.localAddress?.port ?? 0) })
+        let task = Task { try await app.runService(gracefulShutdownSignals: []) }
+        return (task, try await port.wait())
     }
 }
 

@@ -2,7 +2,8 @@
 //
 //     cd Benchmarks && swift run -c release Benchmarks [section ...]
 //
-// Sections: overhead, routes, instances, largefile, server, httpserver, replay, voodoo (default: all).
+// Sections: overhead, routes, instances, largefile, server, httpserver, wrk, replay, voodoo (default: all).
+// `Benchmarks servers SECONDS`: the three servers of `wrk` for SECONDS, their URLs printed, for a profiler.
 // Exits 1 when a target is missed.
 import Foundation
 import HTTPMock
@@ -18,13 +19,14 @@ var missed: [String] = []
 print(
     "HTTPMock benchmarks — \(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
-let profiling = requested.contains("profile") || requested.contains("profilebare")
+let profiling = requested.contains("profile") || requested.contains("profilebare") || requested.contains("servers")
 if !profiling, wants("overhead") { record(try await Overhead.run()) }
 if !profiling, wants("routes") { record(try await RouteScaling.run()) }
 if !profiling, wants("instances") { record(try await Instances.run()) }
 if !profiling, wants("largefile") { record(try await LargeFile.run()) }
 if !profiling, wants("server") { record(try await VersusServer.run()) }
 if !profiling, wants("httpserver") { record(try await ServerVersusHummingbird.run()) }
+if !profiling, wants("wrk") { record(try await WrkVersusServers.run()) }
 if !profiling, wants("replay") { record(try await Replay.run()) }
 if !profiling, wants("voodoo") { record(try await VoodooScripts.run()) }
 
@@ -64,4 +66,11 @@ if requested.contains("profilebare") {
         }
         try await group.waitForAll()
     }
+}
+
+// `Benchmarks servers SECONDS`: the bare NIO server, Hummingbird and HTTPMockServer of the `wrk`
+// section, serving for SECONDS (60 unless given), for `wrk` and `perf record -p` by hand.
+if requested.contains("servers") {
+    let seconds = CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 60
+    try await WrkVersusServers.serve(seconds: seconds)
 }

@@ -43,6 +43,13 @@ extension HTTPMock {
         set { registry.updateSettings { $0.logHandler = newValue.map { LogHandler(handle: $0) } } }
     }
 
+    /// Sets a ``logHandler`` that looks at unmatched requests only (the CLI's): matched requests
+    /// do not wait for it, so the server answers them on its event loop. Like the default
+    /// handler, it is not given a miss that a test failure already shows.
+    package func setMissLogHandler(_ handler: @escaping @Sendable (HTTPMockEvent) -> Void) {
+        registry.updateSettings { $0.logHandler = LogHandler(handle: handler, ignoresMatches: true) }
+    }
+
     /// Writes each unmatched request, with its near-miss report, to standard error.
     public static let standardErrorMissLogger: @Sendable (HTTPMockEvent) -> Void = { event in
         guard !event.isMatched else { return }

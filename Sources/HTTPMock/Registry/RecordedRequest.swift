@@ -131,6 +131,9 @@ final class ImmediateAnswer: Sendable {
     /// that forbid one).
     private let served: ServedResponse
     private let servedWithoutBody: ServedResponse
+    /// The header fields as the server sends them (``ResponsePlan/Framing/bodySize``):
+    /// `Content-Length` is the body's size unless the status forbids a body.
+    let wireHeaders: [(name: String, value: String)]
 
     init(status: HTTPStatus, headerFields: [String: String], body: MockResponse.Body) {
         self.status = status
@@ -138,6 +141,9 @@ final class ImmediateAnswer: Sendable {
         if case .data(let data) = body, !data.isEmpty { self.body = data } else { self.body = nil }
         served = ServedResponse(statusCode: status.code, headerFields: headerFields, body: body, date: nil)
         servedWithoutBody = ServedResponse(statusCode: status.code, headerFields: headerFields, body: .none, date: nil)
+        var wire = HTTPHeaders(headerFields)
+        if !status.forbidsBody { wire["Content-Length"] = String(self.body?.count ?? 0) }
+        wireHeaders = wire.map { ($0.name, $0.value) }
     }
 
     /// The body sent to a `method` request, `nil` when none is.

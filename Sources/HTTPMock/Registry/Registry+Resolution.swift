@@ -24,23 +24,9 @@ extension Registry {
     /// meanwhile, a route that still exists answers and a removed one is skipped (then the
     /// unmocked policy answers). No retry: one lookup, one pop, whatever the predicates do.
     func resolve(_ request: MockRequest) -> Resolution {
+        if let direct = resolveWithoutUserCode(request) { return direct }
         let date = Date()
         var compacted: [MockResponse] = []  // released after the lock
-        // When no candidate route has a body matcher or a predicate, matching runs no user code
-        // and costs little: lookup, choice and pop share one critical section, on the current
-        // routes. If that finds no route with a response, nothing was changed and the full path
-        // below runs (it journals the miss and writes the near-miss report).
-        let (direct, wakesWaiters) = state.withLock { state -> (Resolution?, Bool) in
-            guard let matching = Self.matchingRoutesFallingBackToGet(for: request, in: state.routes, runningUserCode: false) else {
-                return (nil, false)
-            }
-            return (state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted), state.hasWaiters)
-        }
-        if let direct {
-            compacted = []
-            if wakesWaiters { waiters.journaled { journal } }
-            return direct
-        }
         let snapshot = state.withLock { $0.routes }
         let matching = Self.matchingRoutesFallingBackToGet(for: request, in: snapshot, runningUserCode: true) ?? Matches()
         let (decided, queues, scenarios): (Resolution, [NearMissAnalysis.QueueState], [String: String]) = state.withLock { state in
@@ -72,6 +58,27 @@ extension Registry {
         }
         waiters.journaled { journal }  // after the near-miss report, so a waiter sees it
         return resolution
+    }
+
+    /// ``resolve(_:)``'s usual case, or `nil` with nothing changed: when no candidate route has
+    /// a body matcher or a predicate, matching runs no user code and costs little, and lookup,
+    /// choice and pop share one critical section on the current routes. `nil` when a candidate
+    /// runs user code or no route with a response matches (the full path journals the miss and
+    /// writes the near-miss report). Never waits for anything but the instance's lock, so the
+    /// server calls it on its event loop (``HTTPMock/startServing(method:url:headers:body:)``).
+    func resolveWithoutUserCode(_ request: MockRequest) -> Resolution? {
+        let date = Date()
+        var compacted: [MockResponse] = []  // released after the lock
+        let (direct, wakesWaiters) = state.withLock { state -> (Resolution?, Bool) in
+            guard let matching = Self.matchingRoutesFallingBackToGet(for: request, in: state.routes, runningUserCode: false) else {
+                return (nil, false)
+            }
+            return (state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted), state.hasWaiters)
+        }
+        guard let direct else { return nil }
+        compacted = []
+        if wakesWaiters { waiters.journaled { journal } }
+        return direct
     }
 
     /// Positions of the routes that match `request`, most specific first, with their captured

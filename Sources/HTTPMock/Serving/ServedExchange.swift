@@ -7,6 +7,10 @@ import FoundationNetworking
 // The HTTP server's executor of the response plan (SPEC §13): resolve through the same registry,
 // report, then execute `ResponsePlan`'s steps with async waits and hand back what to put on the
 // wire (`ServedAnswer`), which `HTTPMockServer`'s `ResponseWriter` turns into NIO writes.
+// In two phases: `startServing` computes, without waiting or running user code, what needs
+// neither (the usual case: a route matched by host, path and plain matchers, whose response
+// starts now), and the server writes that from its event loop; `ServedContinuation` does the
+// rest in a task.
 //
 // Written once, in `ResponsePlan*.swift`, for both transports: resolution and the miss report
 // (`Registry.resolve`, `Registry.report`); the choice of delivery (a dynamic result inherits its
@@ -103,14 +107,63 @@ package struct ServedBodyReader: @unchecked Sendable {
     package func close() { try? reader.file?.close() }
 }
 
+/// How a request that arrived over the server starts (``HTTPMock/startServing(method:url:headers:body:)``).
+package enum ServedStart: Sendable {
+    /// What to send, computed at once: the request matched a route without running user code,
+    /// and its response starts now (nothing to wait for, no handler to run, nothing to fetch).
+    /// The usual case; the server writes it without leaving its event loop.
+    case ready(ServedAnswer)
+    /// The rest must be awaited off the event loop: ``ServedContinuation/answer()``.
+    case later(ServedContinuation)
+}
+
+/// The part of serving one request that waits: resolving it when matching runs user code or
+/// nothing matched (the near-miss report), reporting it to the log handler, waiting for its
+/// delay or gate, running its handler, fetching a passthrough.
+package struct ServedContinuation: Sendable {
+    fileprivate enum Phase: Sendable {
+        case unresolved(MockRequest)
+        case resolved(Resolution, report: (LogHandler, HTTPMockEvent)?)
+    }
+
+    fileprivate let registry: Registry
+    fileprivate let phase: Phase
+
+    /// What to send. Cancelling the calling task (the connection closed) abandons the wait.
+    package func answer() async -> ServedAnswer {
+        let resolution: Resolution
+        let report: (LogHandler, HTTPMockEvent)?
+        switch phase {
+        case .unresolved(let request):
+            resolution = registry.resolve(request)
+            report = registry.report(resolution)
+        case .resolved(let resolved, let reported):
+            (resolution, report) = (resolved, reported)
+        }
+        if let (handler, event) = report {
+            // On the instance's own log queue (events stay in order), and the request goes on
+            // once its event was handled, as for in-process requests.
+            let logQueue = registry.logQueue
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                logQueue.async {
+                    handler.handle(event)
+                    done.resume()
+                }
+            }
+        }
+        let served = ServedRun(registry: registry, journalID: resolution.journalID, settings: resolution.settings.value)
+        return await served.answer(resolution.response, to: resolution.request, inherited: nil, outcomePending: false)
+    }
+}
+
 extension HTTPMock {
-    /// Resolves one request that arrived over another transport against this instance's
+    /// Starts serving one request that arrived over another transport, against this instance's
     /// registry (journal, queues, near misses, the log handler and test reporting as for
-    /// in-process requests) and computes what to send: waits the delay, runs a dynamic handler
-    /// under ``timeout``, passes a `.passthrough` through ``passthroughSession``.
+    /// in-process requests): the answer at once when it needs no waiting, else what to await.
     ///
-    /// Cancelling the calling task (the connection closed) abandons the wait.
-    package func serve(method: String, url: URL, headers: [(String, String)], body: Data?) async -> ServedAnswer {
+    /// Never blocks and runs no user code (no predicate, body matcher, handler or log handler):
+    /// the server calls it on its event loop. What could is left to ``ServedContinuation``.
+    package func startServing(method: String, url: URL, headers: [(String, String)], body: Data?) -> ServedStart {
         var fields = HTTPHeaders()
         for (name, value) in headers {
             if let existing = fields[name] {
@@ -120,24 +173,49 @@ extension HTTPMock {
             }
         }
         let request = MockRequest(method: HTTPMethod(method), url: url, headers: fields, body: body)
-        let resolution = registry.resolve(request)
-        await report(resolution)
-        let served = ServedRun(registry: registry, journalID: resolution.journalID, settings: resolution.settings.value)
-        return await served.answer(resolution.response, to: resolution.request, inherited: nil, outcomePending: false)
+        guard let resolution = registry.resolveWithoutUserCode(request) else {
+            return .later(ServedContinuation(registry: registry, phase: .unresolved(request)))
+        }
+        // A matched request: the report has no side effects, only the event to log.
+        let report = registry.report(resolution)
+        if report == nil {
+            if let complete = resolution.completeAnswer {
+                // Prepared at registration and journaled as served by the lookup.
+                return .ready(.respond(WireResponse(complete, to: request.method)))
+            }
+            let served = ServedRun(registry: registry, journalID: resolution.journalID, settings: resolution.settings.value)
+            if let answer = served.answerAtOnce(resolution.response, to: resolution.request) { return .ready(answer) }
+        }
+        return .later(ServedContinuation(registry: registry, phase: .resolved(resolution, report: report)))
     }
 
-    /// Tells the log handler, and XCTest at once for a `.failTest` miss, as for in-process
-    /// requests: on the instance's own log queue (events stay in order), and the request goes on
-    /// once its event was handled.
-    private func report(_ resolution: Resolution) async {
-        guard let (handler, event) = registry.report(resolution) else { return }
-        let logQueue = registry.logQueue
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            logQueue.async {
-                handler.handle(event)
-                done.resume()
-            }
+    /// ``startServing(method:url:headers:body:)`` and, when the answer must wait, the wait.
+    ///
+    /// Cancelling the calling task (the connection closed) abandons the wait.
+    package func serve(method: String, url: URL, headers: [(String, String)], body: Data?) async -> ServedAnswer {
+        switch startServing(method: method, url: url, headers: headers, body: body) {
+        case .ready(let answer): return answer
+        case .later(let continuation): return await continuation.answer()
         }
+    }
+}
+
+extension MockResponse.Body {
+    /// Whether the body is read from a file.
+    fileprivate var isFile: Bool {
+        if case .file = self { return true }
+        return false
+    }
+}
+
+extension WireResponse {
+    /// A response prepared at registration, sent in answer to `method`.
+    init(_ complete: ImmediateAnswer, to method: HTTPMethod) {
+        let body = complete.body(to: method)
+        self.init(
+            statusCode: complete.status.code, headers: complete.wireHeaders,
+            body: ServedBody(body.map { .data($0) } ?? .none, size: complete.body?.count ?? 0), sendsBody: body != nil,
+            bytesPerSecond: nil)
     }
 }
 
@@ -179,12 +257,38 @@ private struct ServedRun: Sendable {
             rate = bytesPerSecond
             action = next
         }
+        if let answer = act(action, to: request, rate: rate, outcomePending: outcomePending) { return answer }
+        return await passthrough(request, rate: rate)
+    }
+
+    /// ``answer(_:to:inherited:outcomePending:)`` when nothing in it waits: the response is
+    /// refused, or starts now and is neither a passthrough nor a file (whose size is read from
+    /// the disk). `nil` otherwise.
+    func answerAtOnce(_ response: MockResponse, to request: MockRequest) -> ServedAnswer? {
+        switch ResponsePlan.first(response, to: request, inherited: nil, defaultDelay: settings.defaultDelay) {
+        case .refuse(let error):
+            return fail(error)
+        case .runHandler, .start(.never, _, _), .start(.gate, _, _), .start(.after, _, _):
+            return nil
+        case .start(.now, let action, let rate):
+            switch action {
+            case .http(let http) where http.body.isFile, .fault(_, let http) where http.body.isFile:
+                return nil
+            default:
+                return act(action, to: request, rate: rate, outcomePending: false)
+            }
+        }
+    }
+
+    /// What the plan's action sends once its start has come; `nil` for `.passthrough`, which
+    /// waits for the network (``passthrough(_:rate:)``).
+    private func act(_ action: ResponsePlan.Action, to request: MockRequest, rate: Int?, outcomePending: Bool) -> ServedAnswer? {
         switch action {
         case .fail(let error):
             if outcomePending { registry.recordOutcome(journalID: journalID, statusCode: nil, error: error) }
             return .close(reason: "\(error)")
         case .passthrough:
-            return await passthrough(request, rate: rate)
+            return nil
         case .http(let http):
             return respond(http, to: request, rate: rate, outcomePending: outcomePending)
         case .fault(let fault, let head):
