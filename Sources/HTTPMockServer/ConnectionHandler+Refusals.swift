@@ -74,20 +74,30 @@ extension ConnectionHandler {
     /// Whether `value` is `host[:port]` (RFC 9110 §7.2): a registered name or IPv4 address, or
     /// an IPv6 address in brackets, then optionally `:` and digits. No path, user info or space.
     static func isAuthority(_ value: String) -> Bool {
-        let utf8 = Array(value.utf8)
-        var index = 0
-        if utf8.first == UInt8(ascii: "[") {
-            guard let close = utf8.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
-            let inside = utf8[1..<close]
-            guard inside.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return false }
-            index = close + 1
-        } else {
-            while index < utf8.count, utf8[index] != UInt8(ascii: ":") {
-                guard isRegisteredNameByte(utf8[index]) else { return false }
-                index += 1
+        if value.utf8.first != UInt8(ascii: "[") {
+            // A name or IPv4 address, the usual case: read in place.
+            var name = 0
+            var port: Int?  // digits after the colon
+            for byte in value.utf8 {
+                if var digits = port {
+                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte), digits < 5 else { return false }
+                    digits += 1
+                    port = digits
+                } else if byte == UInt8(ascii: ":") {
+                    port = 0
+                } else {
+                    guard isRegisteredNameByte(byte) else { return false }
+                    name += 1
+                }
             }
-            guard index > 0 else { return false }
+            return name > 0
         }
+        // An IPv6 address in brackets.
+        let utf8 = Array(value.utf8)
+        guard let close = utf8.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
+        let inside = utf8[1..<close]
+        guard inside.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return false }
+        let index = close + 1
         guard index < utf8.count else { return true }
         guard utf8[index] == UInt8(ascii: ":") else { return false }
         let port = utf8[(index + 1)...]

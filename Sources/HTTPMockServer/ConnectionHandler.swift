@@ -54,6 +54,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isWritingAtOnce = false
     /// The last `Host` value and whether it names the server (``namesServer(_:)``).
     private var lastHost: (value: String, namesServer: Bool)?
+    /// The last origin-form target's URL, with the `Host` value and the domain it was made from.
+    private var lastURL: (target: String, host: String, domain: String, url: URL)?
 
     /// A connection with no request in flight and nothing read for this long is closed.
     private let idleTimeout: TimeAmount
@@ -405,11 +407,16 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func requestURL(for head: HTTPRequestHead) -> URL? {
         let uri = head.uri
         if uri.utf8.first == UInt8(ascii: "/") {
-            // Origin form, the usual case: the path as it is, the host from `Host`.
-            guard let host = head.headers.first(name: "Host"), !host.isEmpty, !namesServer(host) else {
-                return URL(string: site.impersonatedOrigin + uri)
-            }
-            return URL(string: "http://\(host)\(uri)")
+            // Origin form, the usual case: the path as it is, the host from `Host`. A client
+            // often asks for the same target again: the last URL is kept, with what made it.
+            let host = head.headers.first(name: "Host") ?? ""
+            let domain = site.matchedDomain
+            if let lastURL, lastURL.target == uri, lastURL.host == host, lastURL.domain == domain { return lastURL.url }
+            let url =
+                !host.isEmpty && !namesServer(host)
+                ? URL(string: "http://\(host)\(uri)") : URL(string: ServingSite.origin(of: domain) + uri)
+            lastURL = url.map { (uri, host, domain, $0) }
+            return url
         }
         let lowercased = uri.lowercased()
         if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {

@@ -242,7 +242,13 @@ final class ServingSite: Sendable {
 
     /// `scheme://host` that requests naming the server are matched as.
     var impersonatedOrigin: String {
-        Self.origin(of: impersonating ?? mock.defaultDomain)
+        Self.origin(of: matchedDomain)
+    }
+
+    /// The host (or origin) that requests naming the server are matched as: `impersonating`,
+    /// else the instance's ``HTTPMock/HTTPMock/defaultDomain`` (read each time: it may change).
+    var matchedDomain: String {
+        impersonating ?? mock.defaultDomain
     }
 
     /// `host` when it names a scheme (holds `://`), else `https://host`. A loop over the bytes:
