@@ -15,16 +15,29 @@ extension ConnectionHandler {
         if targetSize > maximumTarget {
             return (.uriTooLong, "HTTPMock: the request target is \(targetSize) bytes long; the limit is \(maximumTarget / 1024) KB.\n")
         }
-        if headerBlockSize(of: head) > maximumHeaderBlock {
+        // One pass over the header fields: the block's size, the `Host` fields, the length.
+        var blockSize = head.method.rawValue.utf8.count + targetSize + 12
+        var hostCount = 0
+        var host: String?
+        var contentLength: String?
+        for (name, value) in head.headers {
+            blockSize += name.utf8.count + value.utf8.count + 4
+            if isName(name, "host") {
+                hostCount += 1
+                if host == nil { host = value }
+            } else if contentLength == nil, isName(name, "content-length") {
+                contentLength = value
+            }
+        }
+        if blockSize > maximumHeaderBlock {
             return (
                 .requestHeaderFieldsTooLarge, "HTTPMock: the request's header block is larger than \(maximumHeaderBlock / 1024) KB.\n"
             )
         }
-        let hosts = head.headers["Host"]
-        if hosts.count > 1 {
-            return (.badRequest, "HTTPMock: the request has \(hosts.count) Host header fields; HTTP/1.1 allows one.\n")
+        if hostCount > 1 {
+            return (.badRequest, "HTTPMock: the request has \(hostCount) Host header fields; HTTP/1.1 allows one.\n")
         }
-        if let host = hosts.first, !host.isEmpty, !isAuthority(host) {
+        if let host, !host.isEmpty, !isAuthority(host) {
             return (
                 .badRequest, "HTTPMock: the Host header \(host.debugDescription) is not a host name or address with an optional port.\n"
             )
@@ -34,24 +47,23 @@ extension ConnectionHandler {
                 .badRequest, "HTTPMock: the request target \(head.uri.debugDescription) is neither a path nor an http:// or https:// URL.\n"
             )
         }
-        if let length = head.headers.first(name: "Content-Length").flatMap({ Int($0) }), length > site.maximumRequestBody {
+        if let length = contentLength.flatMap({ Int($0) }), length > site.maximumRequestBody {
             return (.payloadTooLarge, tooLarge(site.maximumRequestBody))
         }
         return nil
     }
 
+    /// Whether the header field name `name` is `lowercased`, ignoring ASCII case (a field name
+    /// is a token: letters, digits and `!#$%&'*+-.^_`|~`, for which setting bit 5 lowercases
+    /// letters and changes nothing that `lowercased` can hold).
+    private static func isName(_ name: String, _ lowercased: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount)
+        return name.utf8.count == expected.count && zip(name.utf8, expected).allSatisfy { $0 | 0x20 == $1 }
+    }
+
     /// What a 413 says.
     static func tooLarge(_ limit: Int) -> String {
         "HTTPMock: the request body is larger than the server's maximumRequestBody (\(limit) bytes).\n"
-    }
-
-    /// Request line and header fields, as on the wire.
-    static func headerBlockSize(of head: HTTPRequestHead) -> Int {
-        var size = head.method.rawValue.utf8.count + head.uri.utf8.count + 12
-        for (name, value) in head.headers {
-            size += name.utf8.count + value.utf8.count + 4
-        }
-        return size
     }
 
     /// Whether the client waits for `100 Continue` before it sends the body it announced.

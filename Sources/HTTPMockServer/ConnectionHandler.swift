@@ -1,7 +1,6 @@
 #if Server
 import Foundation
 import HTTPMock
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -323,7 +322,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let method = head.method.rawValue
         let headers = head.headers.map { ($0.name, $0.value) }
         let bodyData = body.map { Data($0.readableBytesView) }
-        let started = DispatchTime.now()
+        let started = site.onExchange == nil ? nil : DispatchTime.now()
         // The admin API answers its own paths: not journaled, never matched (SPEC §19).
         let source: AnswerSource =
             if let admin = site.admin, AdminAPI.handles(head.uri) {
@@ -385,7 +384,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let method: String
         let target: String
         let keepAlive: Bool
-        let started: DispatchTime
+        let started: DispatchTime?
     }
 
     /// Writes a whole response from the event loop, unless its request is no longer the one

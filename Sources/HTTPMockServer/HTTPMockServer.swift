@@ -232,8 +232,8 @@ final class ServingSite: Sendable {
     /// Hands one finished exchange to ``onExchange``, on a serial queue of the server's: in the
     /// order they finished, and never on the event loop (the CLI writes each to its log, which
     /// may be a pipe that blocks).
-    func record(method: String, target: String, statusCode: Int?, outcome: @autoclosure () -> String, started: DispatchTime) {
-        guard let onExchange else { return }
+    func record(method: String, target: String, statusCode: Int?, outcome: @autoclosure () -> String, started: DispatchTime?) {
+        guard let onExchange, let started else { return }
         let record = ServedExchangeRecord(
             method: method, target: target, statusCode: statusCode, outcome: outcome(),
             duration: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)

@@ -185,7 +185,9 @@ enum ResponseWriter {
     /// not paced, that can go on the wire. `nil` for anything that streams, waits, closes or is
     /// refused instead, which ``send(_:for:on:keepAlive:)`` writes from a task.
     static func writableAtOnce(_ answer: ServedAnswer) -> WireResponse? {
-        guard case .respond(let response) = answer, isWhole(response), WireCheck.problem(with: response) == nil else { return nil }
+        guard case .respond(let response) = answer, isWhole(response),
+            response.isCheckedAtRegistration || WireCheck.problem(with: response) == nil
+        else { return nil }
         return response
     }
 

@@ -59,6 +59,10 @@ package struct WireResponse: Sendable {
     package let sendsBody: Bool
     /// Throttled delivery: the body is paced at this many bytes per second.
     package let bytesPerSecond: Int?
+    /// Prepared from a registered response (``ImmediateAnswer``), whose status and header
+    /// fields registration checked (``MockResponse/sendingProblems``): the transport need not
+    /// check them again.
+    package var isCheckedAtRegistration = false
     /// The size of the chunks a streamed body is written in (``ResponsePlan/chunkSize(bytesPerSecond:)``).
     package var chunkSize: Int { ResponsePlan.chunkSize(bytesPerSecond: bytesPerSecond) }
     /// Nanoseconds after the body started when `sent` bytes of it are due; `nil` when not paced
@@ -188,16 +192,6 @@ extension HTTPMock {
         }
         return .later(ServedContinuation(registry: registry, phase: .resolved(resolution, report: report)))
     }
-
-    /// ``startServing(method:url:headers:body:)`` and, when the answer must wait, the wait.
-    ///
-    /// Cancelling the calling task (the connection closed) abandons the wait.
-    package func serve(method: String, url: URL, headers: [(String, String)], body: Data?) async -> ServedAnswer {
-        switch startServing(method: method, url: url, headers: headers, body: body) {
-        case .ready(let answer): return answer
-        case .later(let continuation): return await continuation.answer()
-        }
-    }
 }
 
 extension MockResponse.Body {
@@ -215,7 +209,7 @@ extension WireResponse {
         self.init(
             statusCode: complete.status.code, headers: complete.wireHeaders,
             body: ServedBody(body.map { .data($0) } ?? .none, size: complete.body?.count ?? 0), sendsBody: body != nil,
-            bytesPerSecond: nil)
+            bytesPerSecond: nil, isCheckedAtRegistration: true)
     }
 }
 
