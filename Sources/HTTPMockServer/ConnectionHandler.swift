@@ -51,10 +51,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isInputClosed = false
     /// Set while an answer is written from the event loop (``writeAtOnce(_:for:context:)``).
     private var isWritingAtOnce = false
-    /// The last `Host` value and whether it names the server (``namesServer(_:)``).
-    private var lastHost: (value: String, namesServer: Bool)?
-    /// The last origin-form target's URL, with the `Host` value and the domain it was made from.
-    private var lastURL: (target: String, host: String, domain: String, url: URL)?
+    /// The last request's URL, with the path, `Host` value and domain it was made from.
+    private var lastURL: (path: String, host: String, domain: String, url: URL)?
 
     /// A connection with no request in flight and nothing read for this long is closed.
     private let idleTimeout: TimeAmount
@@ -405,43 +403,31 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// server, the named host for absolute-form requests and foreign `Host` headers.
     private func requestURL(for head: HTTPRequestHead) -> URL? {
         let uri = head.uri
-        if uri.utf8.first == UInt8(ascii: "/") {
-            // Origin form, the usual case: the path as it is, the host from `Host`. A client
-            // often asks for the same target again: the last URL is kept, with what made it.
-            let host = head.headers.first(name: "Host") ?? ""
-            let domain = site.matchedDomain
-            if let lastURL, lastURL.target == uri, lastURL.host == host, lastURL.domain == domain { return lastURL.url }
-            let url =
-                !host.isEmpty && !namesServer(host)
-                ? URL(string: "http://\(host)\(uri)") : URL(string: ServingSite.origin(of: domain) + uri)
-            lastURL = url.map { (uri, host, domain, $0) }
-            return url
-        }
-        let lowercased = uri.lowercased()
-        if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
-            guard let url = URL(string: uri), let host = url.host, !host.isEmpty else { return nil }
-            let hostInAuthority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-            let authority = url.port.map { "\(hostInAuthority):\($0)" } ?? hostInAuthority
-            if site.namesServer(authority) {
-                let pathStart = uri.dropFirst(lowercased.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/")
-                return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/"))
+        let isOriginForm = uri.utf8.first == UInt8(ascii: "/")
+        if !isOriginForm {
+            let lowercased = uri.lowercased()
+            if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
+                guard let url = URL(string: uri), let host = url.host, !host.isEmpty else { return nil }
+                let hostInAuthority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+                let authority = url.port.map { "\(hostInAuthority):\($0)" } ?? hostInAuthority
+                if site.namesServer(authority) {
+                    let pathStart = uri.dropFirst(lowercased.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/")
+                    return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/"))
+                }
+                return url
             }
-            return url
         }
-        let path = uri.hasPrefix("/") ? uri : "/" + uri
-        guard let host = head.headers.first(name: "Host"), !host.isEmpty, !namesServer(host) else {
-            return URL(string: site.impersonatedOrigin + path)
-        }
-        return URL(string: "http://\(host)\(path)")
-    }
-
-    /// ``ServingSite/namesServer(_:)``, remembered for the last `Host` value of the connection
-    /// (a client sends the same one with every request).
-    private func namesServer(_ host: String) -> Bool {
-        if let lastHost, lastHost.value == host { return lastHost.namesServer }
-        let names = site.namesServer(host)
-        lastHost = (host, names)
-        return names
+        // The path (`*` is read as `/*`), the host from `Host`. A client often asks for the same
+        // target again: the last URL is kept, with what it was made from.
+        let path = isOriginForm ? uri : "/" + uri
+        let host = head.headers.first(name: "Host") ?? ""
+        let domain = site.matchedDomain
+        if let lastURL, lastURL.path == path, lastURL.host == host, lastURL.domain == domain { return lastURL.url }
+        let url =
+            !host.isEmpty && !site.namesServer(host)
+            ? URL(string: "http://\(host)\(path)") : URL(string: ServingSite.origin(of: domain) + path)
+        lastURL = url.map { (path, host, domain, $0) }
+        return url
     }
 }
 #endif

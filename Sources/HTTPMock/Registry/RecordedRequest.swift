@@ -141,9 +141,9 @@ final class ImmediateAnswer: Sendable {
         if case .data(let data) = body, !data.isEmpty { self.body = data } else { self.body = nil }
         served = ServedResponse(statusCode: status.code, headerFields: headerFields, body: body, date: nil)
         servedWithoutBody = ServedResponse(statusCode: status.code, headerFields: headerFields, body: .none, date: nil)
-        var wire = HTTPHeaders(headerFields)
-        if !status.forbidsBody { wire["Content-Length"] = String(self.body?.count ?? 0) }
-        wireHeaders = wire.map { ($0.name, $0.value) }
+        wireHeaders = ResponsePlan.framed(
+            HTTPHeaders(headerFields), status: status, body: body, size: self.body?.count ?? 0, framing: .bodySize
+        ).map { ($0.name, $0.value) }
     }
 
     /// The body sent to a `method` request, `nil` when none is.

@@ -151,14 +151,23 @@ extension ResponsePlan {
     /// The head of `http` sent in answer to `method`; throws when the body's file cannot be read.
     static func head(of http: MockResponse.HTTPPayload, to method: HTTPMethod, framing: Framing) throws -> Head {
         let body = try BodySource(http.body)
-        var headers = http.preparedHeaderFields.map { HTTPHeaders($0) } ?? http.effectiveHeaders
-        if case .events = http.body {
-            // An event stream has no length: it ends when it ends.
-            headers["Content-Length"] = nil
-        } else if !http.status.forbidsBody, framing == .bodySize || !headers.contains("Content-Length") {
-            headers["Content-Length"] = String(body.size)
-        }
+        let headers = framed(
+            http.preparedHeaderFields.map { HTTPHeaders($0) } ?? http.effectiveHeaders, status: http.status, body: http.body,
+            size: body.size, framing: framing)
         return Head(status: http.status, headers: headers, body: body, allowsBody: http.status.sendsBody(to: method))
+    }
+
+    /// `headers` with the length `framing` gives a `size`-byte `body`: none for an event stream
+    /// (it ends when it ends), none added for a status that forbids a body, else `size`
+    /// (``Framing/bodySize``, or ``Framing/declared`` when the user set none).
+    static func framed(_ headers: HTTPHeaders, status: HTTPStatus, body: MockResponse.Body, size: Int, framing: Framing) -> HTTPHeaders {
+        var headers = headers
+        if case .events = body {
+            headers["Content-Length"] = nil
+        } else if !status.forbidsBody, framing == .bodySize || !headers.contains("Content-Length") {
+            headers["Content-Length"] = String(size)
+        }
+        return headers
     }
 }
 

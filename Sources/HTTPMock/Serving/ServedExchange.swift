@@ -180,13 +180,14 @@ extension HTTPMock {
         guard let resolution = registry.resolveWithoutUserCode(request) else {
             return .later(ServedContinuation(registry: registry, phase: .unresolved(request)))
         }
+        if let complete = resolution.completeAnswer {
+            // Prepared at registration and journaled as served by the lookup; no log handler
+            // sees matches (else it would not be complete at once).
+            return .ready(.respond(WireResponse(complete, to: request.method)))
+        }
         // A matched request: the report has no side effects, only the event to log.
         let report = registry.report(resolution)
         if report == nil {
-            if let complete = resolution.completeAnswer {
-                // Prepared at registration and journaled as served by the lookup.
-                return .ready(.respond(WireResponse(complete, to: request.method)))
-            }
             let served = ServedRun(registry: registry, journalID: resolution.journalID, settings: resolution.settings.value)
             if let answer = served.answerAtOnce(resolution.response, to: resolution.request) { return .ready(answer) }
         }
