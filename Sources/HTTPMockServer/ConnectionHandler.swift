@@ -33,8 +33,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private struct Answering {
         let id: Int
         let version: HTTPVersion
-        /// Set by the request's task once it starts writing the response.
-        let writing = WritingFlag()
+        /// Set by the request's task once it starts writing the response; `nil` for an answer
+        /// written from the event loop (``writeAtOnce(_:for:context:)``), which is written before
+        /// the loop turns again and needs no probe.
+        var writing: WritingFlag?
         var task: Task<Void, Never>?
     }
 
@@ -51,8 +53,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isInputClosed = false
     /// Set while an answer is written from the event loop (``writeAtOnce(_:for:context:)``).
     private var isWritingAtOnce = false
-    /// The last request's URL, with the path, `Host` value and domain it was made from.
-    private var lastURL: (path: String, host: String, domain: String, url: URL)?
+    /// The last request's target (its URL, read for lookup), with the path, `Host` value and
+    /// domain it was made from.
+    private var lastTarget: (path: String, host: String, domain: String, target: MockRequest.Target)?
+    /// The parts of the last response prepared at registration that was written, to write again.
+    private var keptParts: ResponseWriter.PreparedParts?
 
     /// A connection with no request in flight and nothing read for this long is closed.
     private let idleTimeout: TimeAmount
@@ -231,8 +236,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         context.eventLoop.scheduleTask(in: .milliseconds(500)) {
             let (handler, context) = bound.value
-            guard let answering = handler.answering, answering.id == id else { return }
-            answering.writing.unlessStarted {
+            guard let answering = handler.answering, answering.id == id, let writing = answering.writing else { return }
+            writing.unlessStarted {
                 let interim = HTTPResponseHead(version: .http1_1, status: .continue)
                 context.writeAndFlush(handler.wrapOutboundOut(.head(interim)), promise: nil)
             }
@@ -309,16 +314,17 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     ///
     /// The usual request (a route matched without user code, a response from memory that
     /// starts now) is resolved and written here on the event loop, with no task
-    /// (``HTTPMock/startServing(method:url:headers:body:)``); anything that waits, runs user
+    /// (``HTTPMock/startServing(method:target:headers:body:)``); anything that waits, runs user
     /// code, streams or is an admin request is computed and written from a task.
     private func serve(context: ChannelHandlerContext, id: Int, head: HTTPRequestHead, body: ByteBuffer?) {
-        guard let url = requestURL(for: head) else {
+        guard let target = requestTarget(for: head) else {
             reject(context: context, status: .badRequest, reason: "HTTPMock: the request target \(head.uri) is not a URL.\n")
             return
         }
         answering = Answering(id: id, version: head.version)
         let method = head.method.rawValue
-        let headers = head.headers.map { ($0.name, $0.value) }
+        var headers = MockHeaders()
+        for (name, value) in head.headers { headers.combine(name: name, value: value) }
         let bodyData = body.map { Data($0.readableBytesView) }
         let started = site.onExchange == nil ? nil : DispatchTime.now()
         // The admin API answers its own paths: not journaled, never matched (SPEC §19).
@@ -326,7 +332,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             if let admin = site.admin, AdminAPI.handles(head.uri) {
                 .admin(admin)
             } else {
-                .registry(site.mock.startServing(method: method, url: url, headers: headers, body: bodyData))
+                .registry(site.mock.startServing(method: method, target: target, headers: headers, body: bodyData))
             }
         if case .registry(.ready(let answer)) = source, let response = ResponseWriter.writableAtOnce(answer) {
             let exchange = Exchange(id: id, method: method, target: head.uri, keepAlive: head.isKeepAlive, started: started)
@@ -343,7 +349,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             return
         }
-        let writing = answering?.writing
+        let writing = WritingFlag()
+        answering?.writing = writing
         let site = self.site
         let channel = context.channel
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
@@ -352,11 +359,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         answering?.task = Task {
             let answer: ServedAnswer =
                 switch source {
-                case .admin(let admin): await admin.answer(method: method, uri: head.uri, headers: headers, body: bodyData)
+                case .admin(let admin):
+                    await admin.answer(method: method, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: bodyData)
                 case .registry(.ready(let answer)): answer
                 case .registry(.later(let continuation)): await continuation.answer()
                 }
-            writing?.start()
+            writing.start()
             let request = "\(method) \(head.uri)"
             let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive)
             site.record(
@@ -389,9 +397,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// being answered (the connection closed meanwhile).
     private func writeAtOnce(_ response: WireResponse, for exchange: Exchange, context: ChannelHandlerContext) {
         guard let answering, answering.id == exchange.id else { return }
-        answering.writing.start()
         isWritingAtOnce = true
-        ResponseWriter.writeAtOnce(response, context: context, keepAlive: exchange.keepAlive)
+        ResponseWriter.writeAtOnce(response, context: context, keepAlive: exchange.keepAlive, kept: &keptParts)
         isWritingAtOnce = false
         site.record(
             method: exchange.method, target: exchange.target, statusCode: response.statusCode, outcome: "responded",
@@ -399,9 +406,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         answered(exchange.id, context: context)
     }
 
-    /// The URL the registry matches: the impersonated origin for requests that name the
-    /// server, the named host for absolute-form requests and foreign `Host` headers.
-    private func requestURL(for head: HTTPRequestHead) -> URL? {
+    /// The URL the registry matches, read for lookup: the impersonated origin for requests that
+    /// name the server, the named host for absolute-form requests and foreign `Host` headers.
+    private func requestTarget(for head: HTTPRequestHead) -> MockRequest.Target? {
         let uri = head.uri
         let isOriginForm = uri.utf8.first == UInt8(ascii: "/")
         if !isOriginForm {
@@ -412,22 +419,23 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 let authority = url.port.map { "\(hostInAuthority):\($0)" } ?? hostInAuthority
                 if site.namesServer(authority) {
                     let pathStart = uri.dropFirst(lowercased.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/")
-                    return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/"))
+                    return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/")).map(MockRequest.Target.init)
                 }
-                return url
+                return MockRequest.Target(url)
             }
         }
         // The path (`*` is read as `/*`), the host from `Host`. A client often asks for the same
-        // target again: the last URL is kept, with what it was made from.
+        // target again: the last one is kept, with what it was made from.
         let path = isOriginForm ? uri : "/" + uri
         let host = head.headers.first(name: "Host") ?? ""
         let domain = site.matchedDomain
-        if let lastURL, lastURL.path == path, lastURL.host == host, lastURL.domain == domain { return lastURL.url }
+        if let lastTarget, lastTarget.path == path, lastTarget.host == host, lastTarget.domain == domain { return lastTarget.target }
         let url =
             !host.isEmpty && !site.namesServer(host)
             ? URL(string: "http://\(host)\(path)") : URL(string: ServingSite.origin(of: domain) + path)
-        lastURL = url.map { (path, host, domain, $0) }
-        return url
+        guard let target = url.map(MockRequest.Target.init) else { return nil }
+        lastTarget = (path, host, domain, target)
+        return target
     }
 }
 #endif

@@ -206,10 +206,38 @@ enum ResponseWriter {
         return (head(of: response, keepAlive: keepAlive), .body(.byteBuffer(allocator.buffer(bytes: data))))
     }
 
+    /// The parts built for a response prepared at registration (``WireResponse/preparedFrom``),
+    /// kept by a connection: a client usually asks for the same thing again, and the head and the
+    /// body's buffer are then written again as they are, not built anew.
+    struct PreparedParts {
+        let answer: ImmediateAnswer
+        let sendsBody: Bool
+        let keepAlive: Bool
+        let head: HTTPServerResponsePart
+        let body: HTTPServerResponsePart?
+
+        /// Whether these are the parts of `response` with `keepAlive`. The kept answer is held,
+        /// so no other can take its address; prepared answers never change.
+        func fit(_ response: WireResponse, keepAlive: Bool) -> Bool {
+            response.preparedFrom === answer && response.sendsBody == sendsBody && self.keepAlive == keepAlive
+        }
+    }
+
     /// Writes a whole response (``isWhole(_:)``) from the connection's handler on the event loop,
     /// flushes, then closes the connection unless it is kept alive (a failed write closes it).
-    static func writeAtOnce(_ response: WireResponse, context: ChannelHandlerContext, keepAlive: Bool) {
-        let (head, body) = parts(of: response, keepAlive: keepAlive, allocator: context.channel.allocator)
+    /// `kept` holds the parts of the last prepared response the connection wrote
+    /// (``PreparedParts``), reused when they fit and replaced when not.
+    static func writeAtOnce(_ response: WireResponse, context: ChannelHandlerContext, keepAlive: Bool, kept: inout PreparedParts?) {
+        let head: HTTPServerResponsePart
+        let body: HTTPServerResponsePart?
+        if let kept, kept.fit(response, keepAlive: keepAlive) {
+            (head, body) = (kept.head, kept.body)
+        } else {
+            (head, body) = parts(of: response, keepAlive: keepAlive, allocator: context.channel.allocator)
+            if let answer = response.preparedFrom {
+                kept = PreparedParts(answer: answer, sendsBody: response.sendsBody, keepAlive: keepAlive, head: head, body: body)
+            }
+        }
         context.write(NIOAny(head), promise: nil)
         if let body { context.write(NIOAny(body), promise: nil) }
         guard !keepAlive else {

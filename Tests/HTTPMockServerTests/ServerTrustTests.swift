@@ -57,6 +57,59 @@ struct ServerTrustTests {
         #expect(mock.recordedRequests.map(\.request.url.path) == paths)
     }
 
+    @Test("one connection asks for the same prepared answer again: what it keeps fits HEAD, a new registration and Connection: close")
+    func keptPartsFitEachRequest() async throws {
+        mock.addResponses(forPath: "/same", responses: [.plaintext("first", lifetime: .eternal)])
+        let answers = try await serving(mock) { server in
+            let client = try await blocking { try RawClient(port: server.port) }
+            func exchange(_ request: String, headOnly: Bool = false) async throws -> String {
+                try await blocking {
+                    client.reset()
+                    try client.send(request)
+                    return headOnly ? client.read(timeout: 5) { $0.contains("\r\n\r\n") } : client.readResponse()
+                }
+            }
+            var answers = [
+                try await exchange("GET /same HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+                try await exchange("GET /same HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+                try await exchange("HEAD /same HTTP/1.1\r\nHost: localhost\r\n\r\n", headOnly: true),
+                try await exchange("GET /same HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+            ]
+            mock.clearQueues()
+            mock.addResponses(forPath: "/same", responses: [.plaintext("second", lifetime: .eternal)])
+            answers.append(try await exchange("GET /same HTTP/1.1\r\nHost: localhost\r\n\r\n"))
+            answers.append(try await exchange("GET /same HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
+            let closed = try await blocking { () -> Bool in
+                _ = client.read(timeout: 5)
+                return client.isClosed
+            }
+            #expect(closed, "Connection: close: the server closes after the answer")
+            return answers
+        }
+        try #require(answers.count == 6)
+        for index in [0, 1, 3] {
+            #expect(
+                answers[index].hasPrefix("HTTP/1.1 200 OK\r\n") && answers[index].hasSuffix("\r\n\r\nfirst"), "\(index): \(answers[index])")
+            #expect(!answers[index].lowercased().contains("connection: close"))
+        }
+        #expect(answers[2].hasPrefix("HTTP/1.1 200 OK\r\n") && answers[2].lowercased().contains("content-length: 5\r\n"))
+        #expect(answers[2].hasSuffix("\r\n\r\n"), "HEAD: no body, so the next answer starts clean: \(answers[2])")
+        #expect(answers[4].hasSuffix("\r\n\r\nsecond") && answers[4].lowercased().contains("content-length: 6\r\n"))
+        #expect(answers[5].hasSuffix("\r\n\r\nsecond") && answers[5].lowercased().contains("connection: close\r\n"))
+    }
+
+    @Test("a header field sent twice reaches the registry once, its values joined with a comma in order")
+    func repeatedHeaderFieldsAreJoined() async throws {
+        mock.addResponses(forPath: "/tags", responses: [.plaintext("ok", lifetime: .eternal)])
+        let text = try await serving(mock) { server in
+            try await rawExchange(port: server.port, "GET /tags HTTP/1.1\r\nHost: localhost\r\nX-Tag: a\r\nx-tag: b\r\nX-TAG: c\r\n\r\n")
+        }
+        #expect(text.hasSuffix("ok"))
+        let headers = try #require(mock.recordedRequests.first?.request.headers)
+        #expect(headers["X-Tag"] == "a, b, c")
+        #expect(headers.filter { $0.name.lowercased() == "x-tag" }.count == 1)
+    }
+
     @Test("30 keep-alive requests one after another, with delays; an idle timeout shorter than the total: none dropped")
     func keepAliveUnderIdleTimeout() async throws {
         mock.addResponses(forPath: "/k", responses: [.plaintext("ok", lifetime: .eternal, delivery: .delayed(0.05))])

@@ -13,9 +13,23 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// the journal, resolutions and handlers, and a copy should cost one retain, not ten.
     final class Storage: Sendable {
         let method: HTTPMethod
-        let url: URL
+        let target: Target
         let headers: HTTPHeaders
         let body: Data?
+
+        init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?) {
+            self.method = method
+            self.target = target
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    /// What a request's URL says for lookup, read once per URL: a transport that sees the same
+    /// URL again (the server, for each request on a connection to the same path) reuses it
+    /// instead of reading the URL again.
+    package struct Target: Sendable {
+        let url: URL
         let queryItems: [URLQueryItem]
         let normalizedPath: String
         let normalizedHost: String
@@ -24,11 +38,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         /// The URL's scheme, lowercased; empty when it has none.
         let scheme: String
 
-        init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
-            self.method = method
+        /// Reads `url`'s scheme, host, port, path and query.
+        package init(_ url: URL) {
             self.url = url
-            self.headers = headers
-            self.body = body
             let port: Int?
             let scheme: String
             let path: String
@@ -63,37 +75,45 @@ public struct MockRequest: Sendable, CustomStringConvertible {
     /// The method, uppercased.
     public var method: HTTPMethod { storage.method }
     /// The full URL, as the client sent it.
-    public var url: URL { storage.url }
+    public var url: URL { storage.target.url }
     /// The header fields, names case-insensitive.
     public var headers: HTTPHeaders { storage.headers }
     /// The body, whether it came from `httpBody`, `httpBodyStream` or an upload task; `nil` when
     /// there was none (or when FoundationNetworking hid it, see <doc:LinuxNotes>).
     public var body: Data? { storage.body }
     /// The query items, percent-decoded, repeated keys kept in order.
-    public var queryItems: [URLQueryItem] { storage.queryItems }
+    public var queryItems: [URLQueryItem] { storage.target.queryItems }
     /// Values captured by `:name` path segments of the matched route.
     public internal(set) var pathParameters: [String: String]
 
     /// Normalised path and host, computed once per request for lookup.
-    var normalizedPath: String { storage.normalizedPath }
-    var normalizedHost: String { storage.normalizedHost }
-    var port: Int? { storage.port }
+    var normalizedPath: String { storage.target.normalizedPath }
+    var normalizedHost: String { storage.target.normalizedHost }
+    var port: Int? { storage.target.port }
     /// The port the request goes to: explicit, else the scheme's default (80, 443).
-    var effectivePort: Int? { storage.effectivePort }
+    var effectivePort: Int? { storage.target.effectivePort }
     /// The query items by name, for query constraints and near-miss reports: built when one
     /// asks (most routes have no query constraint, most requests no query).
-    var query: RequestQuery { RequestQuery(storage.queryItems) }
+    var query: RequestQuery { RequestQuery(storage.target.queryItems) }
     /// The URL's scheme, lowercased; empty when it has none.
-    var scheme: String { storage.scheme }
+    var scheme: String { storage.target.scheme }
     /// The decoded path segments, for pattern routes (split on demand: exact routes never need
     /// them). The request path was split on its raw `/` before decoding: `/files/a%2Fb` has the
     /// segments `files` and `a/b`.
     var pathSegments: [String] { RoutePath.segments(ofNormalized: normalizedPath) }
 
     init(method: HTTPMethod, url: URL, headers: HTTPHeaders, body: Data?) {
-        self.storage = Storage(method: method, url: url, headers: headers, body: body)
+        self.init(method: method, target: Target(url), headers: headers, body: body)
+    }
+
+    /// A request to a URL already read (``Target``).
+    package init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?) {
+        self.storage = Storage(method: method, target: target, headers: headers, body: body)
         self.pathParameters = [:]
     }
+
+    /// What the URL says for lookup, for a copy of this request with another method, headers or body.
+    var target: Target { storage.target }
 
     /// The scheme, host, percent-encoded path and query of a plain `http(s)://host/path?query`
     /// URL, read from its absolute string in one pass; `nil` for any other URL (a port, user

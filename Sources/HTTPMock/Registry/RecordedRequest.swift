@@ -122,7 +122,7 @@ final class ServedResponse: Sendable {
 /// A response that is complete the moment it is resolved, prepared once when it is registered:
 /// the values the transport hands the client and the journal keeps, so answering it builds
 /// nothing but the `HTTPURLResponse` (``MockResponse/completeAnswer(under:)``).
-final class ImmediateAnswer: Sendable {
+package final class ImmediateAnswer: Sendable {
     let status: HTTPStatus
     let headerFields: [String: String]
     /// The body, `nil` when empty.

@@ -65,7 +65,7 @@ extension Registry {
     /// choice and pop share one critical section on the current routes. `nil` when a candidate
     /// runs user code or no route with a response matches (the full path journals the miss and
     /// writes the near-miss report). Never waits for anything but the instance's lock, so the
-    /// server calls it on its event loop (``HTTPMock/startServing(method:url:headers:body:)``).
+    /// server calls it on its event loop (``HTTPMock/startServing(method:target:headers:body:)``).
     func resolveWithoutUserCode(_ request: MockRequest) -> Resolution? {
         let date = Date()
         var compacted: [MockResponse] = []  // released after the lock

@@ -55,6 +55,16 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         }
     }
 
+    /// Adds a field as it arrived on the wire: a name already present (in any case) gets
+    /// `value` appended after `, ` (RFC 9110 §5.3), under the later spelling of the name.
+    package mutating func combine(name: String, value: String) {
+        if let index = fields.firstIndex(where: { Self.sameName($0.key, name) }) {
+            fields[index] = Field(name: name, value: fields[index].value + ", " + value, key: fields[index].key)
+        } else {
+            fields.append(Field(name: name, value: value, key: Self.lowercased(name)))
+        }
+    }
+
     /// `name` with ASCII letters lowercased (the folding `sameName` uses).
     static func lowercased(_ name: String) -> String {
         guard name.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) else { return name }

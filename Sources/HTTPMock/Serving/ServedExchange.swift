@@ -59,10 +59,13 @@ package struct WireResponse: Sendable {
     package let sendsBody: Bool
     /// Throttled delivery: the body is paced at this many bytes per second.
     package let bytesPerSecond: Int?
-    /// Prepared from a registered response (``ImmediateAnswer``), whose status and header
-    /// fields registration checked (``MockResponse/sendingProblems``): the transport need not
-    /// check them again.
-    package var isCheckedAtRegistration = false
+    /// The registered response this was prepared from (``ImmediateAnswer``), if any. Its status
+    /// and header fields were checked at registration (``MockResponse/sendingProblems``), and it
+    /// never changes: a transport may keep what it built from it to send it again.
+    package var preparedFrom: ImmediateAnswer? = nil
+    /// Whether registration checked the status and header fields (``preparedFrom``): the
+    /// transport need not check them again.
+    package var isCheckedAtRegistration: Bool { preparedFrom != nil }
     /// The size of the chunks a streamed body is written in (``ResponsePlan/chunkSize(bytesPerSecond:)``).
     package var chunkSize: Int { ResponsePlan.chunkSize(bytesPerSecond: bytesPerSecond) }
     /// Nanoseconds after the body started when `sent` bytes of it are due; `nil` when not paced
@@ -111,7 +114,7 @@ package struct ServedBodyReader: @unchecked Sendable {
     package func close() { try? reader.file?.close() }
 }
 
-/// How a request that arrived over the server starts (``HTTPMock/startServing(method:url:headers:body:)``).
+/// How a request that arrived over the server starts (``HTTPMock/startServing(method:target:headers:body:)``).
 package enum ServedStart: Sendable {
     /// What to send, computed at once: the request matched a route without running user code,
     /// and its response starts now (nothing to wait for, no handler to run, nothing to fetch).
@@ -167,16 +170,8 @@ extension HTTPMock {
     ///
     /// Never blocks and runs no user code (no predicate, body matcher, handler or log handler):
     /// the server calls it on its event loop. What could is left to ``ServedContinuation``.
-    package func startServing(method: String, url: URL, headers: [(String, String)], body: Data?) -> ServedStart {
-        var fields = HTTPHeaders()
-        for (name, value) in headers {
-            if let existing = fields[name] {
-                fields[name] = existing + ", " + value
-            } else {
-                fields[name] = value
-            }
-        }
-        let request = MockRequest(method: HTTPMethod(method), url: url, headers: fields, body: body)
+    package func startServing(method: String, target: MockRequest.Target, headers: HTTPHeaders, body: Data?) -> ServedStart {
+        let request = MockRequest(method: HTTPMethod(method), target: target, headers: headers, body: body)
         guard let resolution = registry.resolveWithoutUserCode(request) else {
             return .later(ServedContinuation(registry: registry, phase: .unresolved(request)))
         }
@@ -210,7 +205,7 @@ extension WireResponse {
         self.init(
             statusCode: complete.status.code, headers: complete.wireHeaders,
             body: ServedBody(body.map { .data($0) } ?? .none, size: complete.body?.count ?? 0), sendsBody: body != nil,
-            bytesPerSecond: nil, isCheckedAtRegistration: true)
+            bytesPerSecond: nil, preparedFrom: complete)
     }
 }
 

@@ -1,0 +1,7 @@
+#if Server
+import HTTPMock
+
+/// HTTPMock's header fields (a request as the registry sees it), named so in files where
+/// NIOHTTP1's `HTTPHeaders` is in scope too.
+typealias MockHeaders = HTTPHeaders
+#endif
