@@ -86,6 +86,8 @@ struct Serve: AsyncParsableCommand {
             guard !event.isMatched, level.printsMisses, filesAnswer?(event.request) != true else { return }
             say(event.nearMissReport ?? "\(event)")
         }
+        // Caught from here on, before the start-up line below tells anyone the server is up.
+        let termination = Termination()
         let server = try await mock.startServer(
             host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
             admin: admin
@@ -99,7 +101,7 @@ struct Serve: AsyncParsableCommand {
         }
         let matchedAs = inferredHost.map { "matching requests as \($0) (the one host of the loaded routes), " } ?? ""
         say("httpmock: \(matchedAs)serving on \(server.baseURL.absoluteString)")
-        let signal = await Signals.waitForTermination()
+        let signal = await termination.wait()
         await server.stop()
         if level.printsExchanges { say("httpmock: stopped (\(signal))") }
     }

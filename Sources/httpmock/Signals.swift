@@ -1,38 +1,47 @@
 #if Server
 import Foundation
 
-/// SIGINT and SIGTERM, turned into an awaitable event.
-enum Signals {
-    static func waitForTermination() async -> String {
-        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            let resumed = ResumeOnce(continuation)
-            for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { resumed.resume(name) }
-                source.resume()
-                resumed.keep(source)
-            }
+/// SIGINT and SIGTERM, caught from the moment this is made and turned into an awaitable event.
+///
+/// Made before the server's start-up line is printed: a script (or a test) that sends SIGTERM as
+/// soon as it reads that line must find the signal caught, not the default action killing the
+/// process with a non-zero status. A signal that comes before ``wait()`` is kept for it.
+final class Termination: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `lock`.
+    private let lock = NSLock()
+    private var received: String?
+    private var continuation: CheckedContinuation<String, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.receive(name) }
+            source.resume()
+            lock.withLock { sources.append(source) }
         }
     }
 
-    private final class ResumeOnce: @unchecked Sendable {
-        // @unchecked: every field is guarded by `lock`.
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<String, Never>?
-        private var sources: [any DispatchSourceSignal] = []
-
-        init(_ continuation: CheckedContinuation<String, Never>) { self.continuation = continuation }
-
-        func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
-
-        func resume(_ name: String) {
-            let continuation = lock.withLock { () -> CheckedContinuation<String, Never>? in
-                defer { self.continuation = nil }
-                return self.continuation
+    /// The name of the first signal received, once one is.
+    func wait() async -> String {
+        await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+            let already = lock.withLock { () -> String? in
+                if let received { return received }
+                self.continuation = continuation
+                return nil
             }
-            continuation?.resume(returning: name)
+            if let already { continuation.resume(returning: already) }
         }
+    }
+
+    private func receive(_ name: String) {
+        let waiting = lock.withLock { () -> (CheckedContinuation<String, Never>, String)? in
+            if received == nil { received = name }
+            defer { continuation = nil }
+            return continuation.map { ($0, received ?? name) }
+        }
+        waiting.map { $0.0.resume(returning: $0.1) }
     }
 }
 #endif

@@ -269,6 +269,45 @@ struct CLITrustTests {
         #expect(try await two.waitForExit() == 0)
     }
 
+    @Test("SIGTERM the moment the start-up line is read: caught, the server stops, exit 0 (10 rounds)")
+    func sigtermRightAfterTheStartUpLine() async throws {
+        let folder = try makeFolder("sigterm-at-once")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let executable = try httpmockExecutable()
+        // Not RunningCLI, which polls its output: the signal goes out as soon as the line's bytes
+        // are read from the pipe, as a script's `read` would send it.
+        let statuses = try await blocking { () -> [Int32?] in
+            try (0..<10).map { _ in
+                let process = Process()
+                process.executableURL = executable
+                process.arguments = ["serve", "--port", "0"]
+                process.currentDirectoryURL = folder
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = output
+                try process.run()
+                var text = ""
+                while !text.contains("serving on http://") {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    text += String(decoding: chunk, as: UTF8.self)
+                }
+                kill(process.processIdentifier, SIGTERM)
+                let deadline = Date().addingTimeInterval(5)
+                while process.isRunning, Date() < deadline { usleep(10_000) }
+                guard !process.isRunning else {
+                    kill(process.processIdentifier, SIGKILL)
+                    process.waitUntilExit()
+                    return nil
+                }
+                return process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+            }
+        }
+        // Before the signals were caught ahead of the line: killed by SIGTERM (-15 here) or, with
+        // the signal ignored but not yet watched, still running after 5 s (nil).
+        #expect(statuses == Array(repeating: 0, count: 10))
+    }
+
     @Test("routes takes --har and --file-dir like serve")
     func routesTakesSources() async throws {
         let folder = try makeFolder("routes-sources")
