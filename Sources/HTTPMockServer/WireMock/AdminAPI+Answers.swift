@@ -51,7 +51,15 @@ extension AdminAPI {
     static func invalid(_ error: WireMockMappingError, method: String) -> ServedAnswer {
         let title = error.pointer.isEmpty ? error.message : "\(error.pointer): \(error.message)"
         return json(
-            422, ["errors": [["code": 10, "source": ["pointer": .string(error.pointer)], "title": .string(title)]]], method: method)
+            422,
+            [
+                "errors": [
+                    [
+                        "code": 10, "source": ["pointer": .string(error.pointer)], "title": .string(title),
+                        "detail": .string(error.message),
+                    ]
+                ]
+            ], method: method)
     }
 
     /// `status` with WireMock's error shape and `message` as its title.

@@ -9,7 +9,7 @@ extension AdminAPI {
         do throws(WireMockMappingError) {
             switch (method, path) {
             case ("GET", []):
-                let all = newestFirst(state.mappings)
+                let all = inWireMockOrder(state.mappings)
                 let offset = try Self.count("offset", in: query) ?? 0
                 let limit = try Self.count("limit", in: query)
                 let page = all.dropFirst(offset).prefix(limit ?? Int.max)
@@ -26,7 +26,7 @@ extension AdminAPI {
                 try save()
                 return Self.empty(method: method)
             case ("POST", ["find-by-metadata"]):
-                let found = newestFirst(state.mappings(withMetadata: try WireMockBodyPattern.parse(try Self.parse(body), at: "")))
+                let found = inWireMockOrder(state.mappings(withMetadata: try WireMockBodyPattern.parse(try Self.parse(body), at: "")))
                 return Self.json(200, Self.mappingList(found, total: found.count), method: method)
             case ("POST", ["remove-by-metadata"]):
                 let found = state.mappings(withMetadata: try WireMockBodyPattern.parse(try Self.parse(body), at: ""))
@@ -46,10 +46,10 @@ extension AdminAPI {
                 try importMappings(try Self.parseObject(body))
                 return Self.empty(method: method)
             case ("GET", ["unmatched"]):
-                let unmatched = newestFirst(unmatchedMappings())
+                let unmatched = inWireMockOrder(unmatchedMappings())
                 return Self.json(200, Self.mappingList(unmatched, total: unmatched.count), method: method)
             case ("DELETE", ["unmatched"]):
-                let unmatched = newestFirst(unmatchedMappings())
+                let unmatched = inWireMockOrder(unmatchedMappings())
                 state.remove(Set(unmatched.map(\.id)), from: mock)
                 return Self.json(200, Self.mappingList(unmatched, total: unmatched.count), method: method)
             case (_, _) where path.count == 1:
@@ -71,8 +71,14 @@ extension AdminAPI {
         .object(["mappings": .array(mappings.map(\.json)), "meta": .object(["total": .integer(total)])])
     }
 
-    /// WireMock lists the most recently added mapping first.
-    func newestFirst(_ mappings: [WireMockMapping]) -> [WireMockMapping] { mappings.reversed() }
+    /// WireMock's order (its lists, its matching): by priority (1 first, 5 without one), then
+    /// the most recently added first.
+    func inWireMockOrder(_ mappings: [WireMockMapping]) -> [WireMockMapping] {
+        mappings.enumerated().sorted { left, right in
+            let (a, b) = (left.element.priority ?? 5, right.element.priority ?? 5)
+            return a != b ? a < b : left.offset > right.offset
+        }.map(\.element)
+    }
 
     private func addMapping(_ body: Data?, id: UUID?, status: Int, method: String) -> ServedAnswer {
         do throws(WireMockMappingError) {

@@ -83,7 +83,7 @@ extension AdminAPI {
 
     /// The mappings closest to `request`, with their distances (0 is a match, 1 nothing alike).
     func closestMappings(to request: MockRequest) -> [(WireMockMapping, Double)] {
-        let scored = newestFirst(state.mappings).map { ($0, Self.distance($0.request, request)) }
+        let scored = inWireMockOrder(state.mappings).map { ($0, Self.distance($0.request, request)) }
         return Array(scored.sorted { $0.1 < $1.1 }.prefix(Self.nearMissLimit))
     }
 
