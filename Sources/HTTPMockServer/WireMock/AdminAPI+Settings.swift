@@ -21,7 +21,8 @@ extension AdminAPI {
                 // `{"settings": {...}}` (what GET answers) is accepted too, as WireMock does.
                 if object.count == 1, case .object(let inner)? = object["settings"] { object = inner }
                 try replaceSettings(object)
-                return Self.empty(method: method)
+                // WireMock answers with no body; Python's client reads the settings back.
+                return Self.json(200, currentSettings, method: method)
             case ("PATCH", ["extended"]):
                 let object = try Self.parseObject(body)
                 for key in object.keys.sorted() where key != "extended" {
