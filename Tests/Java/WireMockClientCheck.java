@@ -134,6 +134,7 @@ public final class WireMockClientCheck {
 
         final UUID hello = UUID.fromString("11111111-2222-4333-8444-555555555555");
         final UUID tagged = UUID.fromString("21111111-2222-4333-8444-555555555555");
+        final UUID built = UUID.fromString("31111111-2222-4333-8444-555555555555");
         final StubMapping[] made = new StubMapping[1];
 
         check("resetToDefault (clean start)", () -> {
@@ -199,6 +200,9 @@ public final class WireMockClientCheck {
             equal(404, Integer.parseInt(fetch("/made").split(" ")[0]), "GET /made after removal");
             wm.removeStubMapping(get(urlEqualTo("/registered")));
             equal(404, Integer.parseInt(fetch("/registered").split(" ")[0]), "GET /registered after removal");
+            StubMapping temporary = stubFor(get(urlEqualTo("/temporary")).willReturn(ok("temporary")));
+            wm.removeStubMapping(temporary);
+            equal(404, Integer.parseInt(fetch("/temporary").split(" ")[0]), "GET /temporary after removal");
         });
         check("removeStubsByMetadata / removeStubsByMetadataPattern", () -> {
             removeStubsByMetadata(matchingJsonPath("$.tag", equalTo("temp")));
@@ -220,12 +224,30 @@ public final class WireMockClientCheck {
                     .willReturn(ok("overwritten")))
                 .overwriteExisting());
             equal("200 overwritten", fetch("/hello"), "overwriteExisting replaces /hello");
+            importStubs(StubImport.stubImport()
+                .stub(get(urlEqualTo("/built")).withId(built).willReturn(ok("built")))
+                .build());
+            equal("200 built", fetch("/built"), "importStubs(StubImport)");
+            wm.importStubMappings(StubImport.stubImport()
+                .stub(get(urlEqualTo("/built")).withId(built).willReturn(ok("built again")))
+                .build());
+            equal("200 built again", fetch("/built"), "importStubMappings(StubImport)");
             wm.importStubMappings(StubImport.stubImport()
                 .stub(get(urlPathEqualTo("/hello")).withId(hello).withMetadata(metadata().attr("tag", "greeting"))
                     .willReturn(ok("hi")))
                 .deleteAllExistingStubsNotInImport());
             equal(List.of(hello), ids(listAllStubMappings().getMappings()), "deleteAllExistingStubsNotInImport");
             equal(404, Integer.parseInt(fetch("/imported").split(" ")[0]), "GET /imported after the delete-all import");
+        });
+        check("stubFor the same request again: the newest stub answers (WireMock's order)", () -> {
+            StubMapping older = stubFor(get(urlEqualTo("/again")).willReturn(ok("older")));
+            StubMapping newer = stubFor(get(urlEqualTo("/again")).willReturn(ok("newer")));
+            try {
+                equal("200 newer", fetch("/again"), "GET /again");
+            } finally {
+                removeStub(older);
+                removeStub(newer);
+            }
         });
         check("resetAllRequests, then the app's requests", () -> {
             resetAllRequests();
@@ -446,6 +468,9 @@ public final class WireMockClientCheck {
             startRecording(target);
             equal(RecordingStatus.Recording, getRecordingStatus().getStatus(), "static startRecording(String)");
             stopRecording();
+            wm.startStubRecording(recordSpec().forTarget(target).makeStubsPersistent(false));
+            equal("200 upstream /rec/d", fetch("/rec/d"), "proxied /rec/d");
+            equal(1, stopRecording().getStubMappings().size(), "startStubRecording(spec)");
         });
         check("snapshotRecord() / takeSnapshotRecording(spec)", () -> {
             removeAllMappings();
@@ -471,7 +496,7 @@ public final class WireMockClientCheck {
         check("shutdownServer", () -> {
             shutdownServer();
             boolean down = false;
-            for (int attempt = 0; attempt < 100 && !down; attempt++) {
+            for (int attempt = 0; attempt < 300 && !down; attempt++) {
                 Thread.sleep(100);
                 try {
                     fetch("/hello");
