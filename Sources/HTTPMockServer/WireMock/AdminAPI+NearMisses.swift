@@ -114,20 +114,21 @@ extension AdminAPI {
         return parts.reduce(0, +) / Double(parts.count)
     }
 
-    /// Levenshtein distance of two strings over their length (0 equal … 1 nothing shared).
+    /// Levenshtein distance of two strings over their length (0 equal … 1 nothing shared), of
+    /// their first 256 bytes: near misses compare every mapping with every miss.
     static func editDistance(_ left: String, _ right: String) -> Double {
-        let a = Array(left.utf8.prefix(2048))
-        let b = Array(right.utf8.prefix(2048))
-        guard !a.isEmpty || !b.isEmpty else { return 0 }
+        let a = Array(left.utf8.prefix(256))
+        let b = Array(right.utf8.prefix(256))
+        if a.isEmpty || b.isEmpty { return a.count == b.count ? 0 : 1 }
         var previous = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
+        for i in 1...a.count {
             var current = [i] + Array(repeating: 0, count: b.count)
-            for j in stride(from: 1, through: b.count, by: 1) {
+            for j in 1...b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
             }
             previous = current
         }
-        return Double(a.isEmpty ? b.count : previous[b.count]) / Double(max(a.count, b.count))
+        return Double(previous[b.count]) / Double(max(a.count, b.count))
     }
 
     /// A request from a `LoggedRequest` body (`POST /__admin/near-misses/request`).
