@@ -87,7 +87,7 @@ struct WireMockAdminJournalTests {
         }
     }
 
-    @Test("requests/remove and remove-by-metadata answer the serve events removed; count and find leave the journal")
+    @Test("requests/remove and remove-by-metadata answer the serve events removed; mappings/unmatched lists and removes unused mappings")
     func removal() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
@@ -96,7 +96,13 @@ struct WireMockAdminJournalTests {
                 "POST", "/__admin/mappings", #"{"request":{"urlPath":"/a"},"response":{"status":200},"metadata":{"team":"red"}}"#)
             try await admin.send(
                 "POST", "/__admin/mappings", #"{"request":{"urlPath":"/b"},"response":{"status":200},"metadata":{"team":"blue"}}"#)
+            try await admin.send("POST", "/__admin/mappings", #"{"request":{"urlPath":"/never"},"response":{"status":200}}"#)
             for path in ["/a", "/a", "/b", "/c"] { try await admin.send("GET", path) }
+            let unused = try await admin.json("/__admin/mappings/unmatched")
+            #expect(unused["mappings"]?[0]?["request"]?["urlPath"] == "/never")
+            #expect(unused["meta"]?["total"] == 1)
+            #expect(try await admin.send("DELETE", "/__admin/mappings/unmatched").status == 200)
+            #expect(try await admin.json("/__admin/mappings")["meta"]?["total"] == 2)
             #expect(try await admin.send("POST", "/__admin/requests/count", #"{"urlPath":"/a"}"#).json?["count"] == 2)
             let removed = try await admin.send(
                 "POST", "/__admin/requests/remove-by-metadata", #"{"matchesJsonPath":{"expression":"$.team","equalTo":"red"}}"#)
