@@ -149,25 +149,27 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
         case .body(var chunk):
-            guard var request = incoming else { return }
-            let received = (request.body?.readableBytes ?? 0) + chunk.readableBytes
-            if received > site.maximumRequestBody {
+            guard incoming != nil else { return }
+            let read = incoming?.body?.readableBytes ?? 0
+            if read + chunk.readableBytes > site.maximumRequestBody {
                 incoming = nil
                 reject(context: context, status: .payloadTooLarge, reason: Self.tooLarge(site.maximumRequestBody))
                 return
             }
-            if request.body == nil {
-                request.body = chunk
+            // Appended in place: a copy of `incoming` taken here would share its buffer, and the
+            // append would then copy the whole body so far for every chunk (quadratic).
+            if read == 0 {
+                incoming?.body = chunk
             } else {
-                request.body?.writeBuffer(&chunk)
+                incoming?.body?.writeBuffer(&chunk)
             }
-            incoming = request
         case .end:
             guard let request = incoming else { return }
             incoming = nil
             if request.head.method == .CONNECT {
                 connect(context: context, head: request.head)
             } else {
+                if Self.offersUpgrade(request.head) { declineUpgrade(context: context) }
                 serve(context: context, id: request.id, head: request.head, body: request.body)
             }
         }
@@ -273,6 +275,36 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    // MARK: - Upgrade offers
+
+    /// Whether `head` offers to switch protocols (`Connection: upgrade` and an `Upgrade` field,
+    /// as Java's `HttpClient` sends `Upgrade: h2c` on its first request): NIO's decoder then
+    /// stops reading the connection after this request, as if the protocol had switched.
+    static func offersUpgrade(_ head: HTTPRequestHead) -> Bool {
+        head.headers.contains(name: "Upgrade")
+            && head.headers[canonicalForm: "Connection"].contains { $0.lowercased() == "upgrade" }
+    }
+
+    /// The offer is declined (RFC 9110 §7.8: the server answers in HTTP/1.1 and ignores it): a
+    /// fresh decoder reads the rest of the connection as HTTP/1.1, fed what the old one holds.
+    private func declineUpgrade(context: ChannelHandlerContext) {
+        replaceDecoder(context: context)
+    }
+
+    /// Puts a fresh request decoder where the current one is; the current one, removed, hands
+    /// it the bytes it has not parsed (`leftOverBytesStrategy: .forwardBytes`).
+    private func replaceDecoder(context: ChannelHandlerContext) {
+        let fresh = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
+        do {
+            try context.pipeline.syncOperations.addHandler(fresh, position: .after(decoder))
+        } catch {
+            context.close(promise: nil)
+            return
+        }
+        context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
+        decoder = fresh
+    }
+
     // MARK: - CONNECT
 
     /// `CONNECT host:port`: 200, then the tunnel is read as plain HTTP by a fresh decoder (the
@@ -297,15 +329,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         headers.add(name: "Content-Length", value: "0")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        let fresh = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
-        do {
-            try context.pipeline.syncOperations.addHandler(fresh, position: .after(decoder))
-        } catch {
-            context.close(promise: nil)
-            return
-        }
-        context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
-        decoder = fresh
+        replaceDecoder(context: context)
     }
 
     // MARK: - Serving (the request-dispatch point)
@@ -327,10 +351,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         for (name, value) in head.headers { headers.combine(name: name, value: value) }
         let bodyData = body.map { Data($0.readableBytesView) }
         let started = site.onExchange == nil ? nil : DispatchTime.now()
-        // The admin API answers its own paths: not journaled, never matched (SPEC §19).
+        // The admin paths obey one access rule; the admin API answers its own paths: not
+        // journaled, never matched (SPEC §19, §23).
         let source: AnswerSource =
-            if let admin = site.admin, AdminAPI.handles(head.uri) {
-                .admin(admin)
+            if let adminPath = AdminAccess.path(of: head.uri), let admin = adminSource(adminPath, head: head) {
+                admin
             } else {
                 .registry(site.mock.startServing(method: method, target: target, headers: headers, body: bodyData))
             }
@@ -359,8 +384,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         answering?.task = Task {
             let answer: ServedAnswer =
                 switch source {
-                case .admin(let admin):
+                case .admin(let admin, let cors):
                     await admin.answer(method: method, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: bodyData)
+                    .adding(headers: cors)
+                case .direct(let answer): answer
                 case .registry(.ready(let answer)): answer
                 case .registry(.later(let continuation)): await continuation.answer()
                 }
@@ -378,10 +405,34 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Who answers a request.
     private enum AnswerSource {
-        /// The admin API (SPEC §19).
-        case admin(AdminAPI)
+        /// The admin API (SPEC §19), with the CORS header fields of an allowed origin.
+        case admin(AdminAPI, cors: [(String, String)])
         /// The instance's registry, started on the event loop.
         case registry(ServedStart)
+        /// The server itself: an admin request refused, a CORS preflight.
+        case direct(ServedAnswer)
+    }
+
+    /// Who answers a request to an admin path (``AdminAccess``): a refusal, the admin API, or
+    /// `nil` for the registry (Voodoo's admin routes once allowed; `/__admin` when the admin API
+    /// is off, as any other path).
+    private func adminSource(_ path: AdminAccess.Path, head: HTTPRequestHead) -> AnswerSource? {
+        let method = head.method.rawValue
+        guard let admin = site.admin else {
+            guard case .voodoo = path else { return nil }
+            let body = Data(
+                "HTTPMock: the admin paths are off (--no-admin, or a bind to every interface without --admin-token), Voodoo's /_admin/ too.\n"
+                    .utf8)
+            return .direct(.direct(status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")], body: body, method: method))
+        }
+        if let preflight = admin.access.preflight(head.method, headers: head.headers) { return .direct(preflight) }
+        if let (status, message) = admin.access.refusal(path, method: head.method, uri: head.uri, headers: head.headers, site: site) {
+            return .direct(
+                AdminAPI.json(status, ["errors": [["code": .integer(status), "title": .string(message)]]], method: method)
+                    .adding(headers: admin.access.corsHeaders(for: head.headers)))
+        }
+        if case .voodoo = path { return nil }
+        return .admin(admin, cors: admin.access.corsHeaders(for: head.headers))
     }
 
     /// A request answered from the event loop.
