@@ -393,7 +393,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 }
             writing.start()
             let request = "\(method) \(head.uri)"
-            let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive)
+            let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive, hop: site.hop)
             site.record(
                 method: method, target: head.uri, statusCode: statusCode, outcome: ResponseWriter.outcome(of: answer), started: started)
             if case .hold = answer { return }

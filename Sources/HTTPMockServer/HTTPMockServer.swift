@@ -226,6 +226,9 @@ final class ServingSite: Sendable {
     let admin: AdminAPI?
     private let impersonating: String?
     private let boundPort = NIOLockedValueBox(0)
+    /// The server's name in the `Via` field of the requests it forwards: a request that comes
+    /// back carrying it is a loop (508).
+    let hop = "httpmock-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
     /// Where ``onExchange`` runs.
     private let exchanges = DispatchQueue(label: "HTTPMockServer.onExchange")
 
