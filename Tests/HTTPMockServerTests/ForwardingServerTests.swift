@@ -33,8 +33,8 @@ struct ForwardingServerTests {
         let mapping = #"{"request":{"urlPathPattern":"/proxied/.*"},"response":{"proxyBaseUrl":"\#(server.baseURL.absoluteString)"}}"#
         let created = try await rawExchange(
             port: server.port,
-            "POST /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(mapping.utf8.count)\r\n\r\n\(mapping)"
-        )
+            "POST /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(mapping.utf8.count)\r\n\r\n\(mapping)",
+            timeout: 30)
         #expect(Self.status(of: created) == 201, "\(created)")
         let proxied = try await rawExchange(port: server.port, "GET /proxied/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 20)
         #expect(Self.status(of: proxied) == 508, "\(proxied)")

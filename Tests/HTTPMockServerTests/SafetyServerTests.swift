@@ -33,16 +33,16 @@ struct SafetyServerTests {
         let (first, second, third) = try await blocking { () -> (String, String, String) in
             let client = try RawClient(port: port)
             try client.send("GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\(Self.upgradeOffer)\r\n")
-            let first = client.readResponse()
+            let first = client.readResponse(timeout: 30)
             client.reset()
             try client.send("GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let second = client.readResponse()
+            let second = client.readResponse(timeout: 30)
             client.reset()
             // With a body, then a request pipelined behind it in the same write.
             try client.send(
                 "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\n\(Self.upgradeOffer)\r\nabc"
                     + "GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let third = client.read { $0.components(separatedBy: "HTTP/1.1 200").count == 3 && $0.hasSuffix("pong") }
+            let third = client.read(timeout: 30) { $0.components(separatedBy: "HTTP/1.1 200").count == 3 && $0.hasSuffix("pong") }
             return (first, second, third)
         }
         #expect(first.hasPrefix("HTTP/1.1 200") && first.hasSuffix("pong"), "\(first)")
@@ -98,7 +98,8 @@ struct SafetyServerTests {
     static let mapping = #"{"request":{"method":"GET","url":"/evil"},"response":{"status":200,"body":"pwned"}}"#
 
     static func post(_ port: Int, _ path: String, headers: String, body: String = mapping) async throws -> String {
-        try await rawExchange(port: port, "POST \(path) HTTP/1.1\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        try await rawExchange(
+            port: port, "POST \(path) HTTP/1.1\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)", timeout: 30)
     }
 
     @Test("a web page of another origin cannot drive the admin API: Origin, Sec-Fetch-Site, non-JSON bodies and foreign Hosts are refused")
@@ -109,30 +110,33 @@ struct SafetyServerTests {
         let host = "Host: 127.0.0.1:\(port)\r\n"
         // What a no-cors fetch from http://evil.example sends.
         let noCors = try await Self.post(
-            port, "/__admin/mappings", headers: host + "Origin: http://evil.example\r\nSec-Fetch-Site: cross-site\r\nContent-Type: text/plain\r\n")
+            port, "/__admin/mappings",
+            headers: host + "Origin: http://evil.example\r\nSec-Fetch-Site: cross-site\r\nContent-Type: text/plain\r\n")
         #expect(noCors.hasPrefix("HTTP/1.1 403"), "\(noCors)")
         #expect(noCors.contains("evil.example") && noCors.contains("--admin-allow-origin"))
         // A page of a sibling port on the same machine (same site, another origin), without Origin.
-        let sameSite = try await rawExchange(port: port, "GET /__admin/requests HTTP/1.1\r\n\(host)Sec-Fetch-Site: same-site\r\n\r\n")
+        let sameSite = try await rawExchange(
+            port: port, "GET /__admin/requests HTTP/1.1\r\n\(host)Sec-Fetch-Site: same-site\r\n\r\n", timeout: 30)
         #expect(sameSite.hasPrefix("HTTP/1.1 403"), "\(sameSite)")
         // A text/plain body without Origin (a form, curl -d).
         let plain = try await Self.post(port, "/__admin/mappings", headers: host + "Content-Type: text/plain\r\n")
         #expect(plain.hasPrefix("HTTP/1.1 415") && plain.contains("application/json"), "\(plain)")
         // DNS rebinding: evil.example resolved to 127.0.0.1.
-        let rebound = try await rawExchange(port: port, "GET /__admin/requests HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n")
+        let rebound = try await rawExchange(port: port, "GET /__admin/requests HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n", timeout: 30)
         #expect(rebound.hasPrefix("HTTP/1.1 403") && rebound.contains("evil.example"), "\(rebound)")
         let shutdown = try await Self.post(port, "/__admin/shutdown", headers: "Host: evil.example\r\n", body: "")
         #expect(shutdown.hasPrefix("HTTP/1.1 403"), "\(shutdown)")
-        let evil = try await rawExchange(port: port, "GET /evil HTTP/1.1\r\n\(host)\r\n")
+        let evil = try await rawExchange(port: port, "GET /evil HTTP/1.1\r\n\(host)\r\n", timeout: 30)
         #expect(!evil.contains("pwned"), "a refused request created the mapping: \(evil)")
         // The server's own page (the dashboard), a JSON client and a request with no Host pass.
         let own = try await Self.post(
             port, "/__admin/mappings",
             headers: host + "Origin: http://127.0.0.1:\(port)\r\nSec-Fetch-Site: same-origin\r\nContent-Type: application/json\r\n")
         #expect(own.hasPrefix("HTTP/1.1 201"), "\(own)")
-        let plainClient = try await Self.post(port, "/__admin/mappings", headers: "Host: localhost:\(port)\r\nContent-Type: application/json; charset=utf-8\r\n")
+        let plainClient = try await Self.post(
+            port, "/__admin/mappings", headers: "Host: localhost:\(port)\r\nContent-Type: application/json; charset=utf-8\r\n")
         #expect(plainClient.hasPrefix("HTTP/1.1 201"), "\(plainClient)")
-        let health = try await rawExchange(port: port, "GET /__admin/mappings HTTP/1.0\r\n\r\n")
+        let health = try await rawExchange(port: port, "GET /__admin/mappings HTTP/1.0\r\n\r\n", timeout: 30)
         #expect(health.hasPrefix("HTTP/1.1 200"), "\(health)")
     }
 
@@ -144,15 +148,17 @@ struct SafetyServerTests {
         let origin = "Origin: http://localhost:3000\r\n"
         let preflight = try await rawExchange(
             port: port,
-            "OPTIONS /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(origin)Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n"
-        )
+            "OPTIONS /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(origin)Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n",
+            timeout: 30)
         #expect(preflight.hasPrefix("HTTP/1.1 204"), "\(preflight)")
         #expect(preflight.contains("Access-Control-Allow-Origin: http://localhost:3000"))
         let created = try await Self.post(
-            port, "/__admin/mappings", headers: "Host: 127.0.0.1:\(port)\r\n\(origin)Sec-Fetch-Site: same-site\r\nContent-Type: application/json\r\n")
+            port, "/__admin/mappings",
+            headers: "Host: 127.0.0.1:\(port)\r\n\(origin)Sec-Fetch-Site: same-site\r\nContent-Type: application/json\r\n")
         #expect(created.hasPrefix("HTTP/1.1 201") && created.contains("Access-Control-Allow-Origin: http://localhost:3000"), "\(created)")
         let other = try await Self.post(
-            port, "/__admin/mappings", headers: "Host: 127.0.0.1:\(port)\r\nOrigin: http://localhost:3001\r\nContent-Type: application/json\r\n")
+            port, "/__admin/mappings",
+            headers: "Host: 127.0.0.1:\(port)\r\nOrigin: http://localhost:3001\r\nContent-Type: application/json\r\n")
         #expect(other.hasPrefix("HTTP/1.1 403"), "\(other)")
         await #expect(throws: HTTPMockError.self) {
             _ = try await HTTPMock().startServer(admin: true, adminAllowedOrigins: ["localhost:3000/path"])
@@ -165,7 +171,7 @@ struct SafetyServerTests {
         defer { Task { await server.stop() } }
         let port = server.port
         func get(_ target: String, _ headers: String = "") async throws -> String {
-            try await rawExchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)\r\n")
+            try await rawExchange(port: port, "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(headers)\r\n", timeout: 30)
         }
         #expect(try await get("/__admin/mappings").hasPrefix("HTTP/1.1 401"))
         #expect(try await get("/__admin/mappings", "Authorization: Bearer nope\r\n").hasPrefix("HTTP/1.1 401"))
@@ -176,11 +182,12 @@ struct SafetyServerTests {
         let events = try await blocking {
             let client = try RawClient(port: port)
             try client.send("GET /__admin/events?token=s3cret HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n")
-            return client.read(timeout: 10) { $0.contains("data:") }
+            return client.read(timeout: 30) { $0.contains("data:") }
         }
         #expect(events.hasPrefix("HTTP/1.1 200"), "\(events)")
         let named = try await rawExchange(
-            port: port, "GET /__admin/mappings HTTP/1.1\r\nHost: mock.internal:\(port)\r\nAuthorization: Bearer s3cret\r\n\r\n")
+            port: port, "GET /__admin/mappings HTTP/1.1\r\nHost: mock.internal:\(port)\r\nAuthorization: Bearer s3cret\r\n\r\n", timeout: 30
+        )
         #expect(named.hasPrefix("HTTP/1.1 200"), "\(named)")
     }
 
@@ -190,7 +197,7 @@ struct SafetyServerTests {
             _ = try await HTTPMock().startServer(host: "0.0.0.0", admin: true)
         }
         let server = try await HTTPMock().startServer(host: "0.0.0.0", admin: true, adminToken: "t0ken")
-        let refused = try await rawExchange(port: server.port, "GET /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let refused = try await rawExchange(port: server.port, "GET /__admin/mappings HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 30)
         #expect(refused.hasPrefix("HTTP/1.1 401"), "\(refused)")
         await server.stop()
     }
@@ -216,24 +223,29 @@ struct SafetyServerTests {
             to: voodoo, atomically: true, encoding: .utf8)
 
         let (off, offPort) = try await Self.serve(["--config", voodoo.path, "--no-admin"], folder: folder)
-        let offDelay = try await rawExchange(port: offPort, "PUT /_admin/delay/5 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+        let offDelay = try await rawExchange(
+            port: offPort, "PUT /_admin/delay/5 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", timeout: 30)
         #expect(offDelay.hasPrefix("HTTP/1.1 404"), "\(offDelay)")
-        let offShutdown = try await rawExchange(port: offPort, "POST /_admin/shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+        let offShutdown = try await rawExchange(
+            port: offPort, "POST /_admin/shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", timeout: 30)
         #expect(offShutdown.hasPrefix("HTTP/1.1 404"), "\(offShutdown)")
         #expect(off.process.isRunning)
         off.process.terminate()
         _ = try await off.waitForExit()
 
         let (cli, port) = try await Self.serve(["--config", voodoo.path, "--admin-token", "s3cret"], folder: folder)
-        let noToken = try await rawExchange(port: port, "POST /_admin/shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+        let noToken = try await rawExchange(
+            port: port, "POST /_admin/shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n", timeout: 30)
         #expect(noToken.hasPrefix("HTTP/1.1 401"), "\(noToken)")
-        let rebound = try await rawExchange(port: port, "PUT /_admin/delay/1 HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n")
+        let rebound = try await rawExchange(
+            port: port, "PUT /_admin/delay/1 HTTP/1.1\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n", timeout: 30)
         #expect(rebound.hasPrefix("HTTP/1.1 401"), "\(rebound)")
-        let page = try await rawExchange(port: port, "GET /__admin/?token=s3cret HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let page = try await rawExchange(port: port, "GET /__admin/?token=s3cret HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 30)
         #expect(page.hasPrefix("HTTP/1.1 200"))
         #expect(cli.process.isRunning)
         let shutdown = try await rawExchange(
-            port: port, "POST /_admin/shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer s3cret\r\nContent-Length: 0\r\n\r\n")
+            port: port, "POST /_admin/shutdown HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer s3cret\r\nContent-Length: 0\r\n\r\n",
+            timeout: 30)
         #expect(shutdown.contains("Shutting down"), "\(shutdown)")
         #expect(try await cli.waitForExit() == 0)
         #expect(!cli.text.contains("s3cret"), "the log printed the token: \(cli.text)")
@@ -252,13 +264,13 @@ struct SafetyServerTests {
             for index in 0..<120 {
                 client.reset()
                 try client.send("GET /journal/\(index) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                client.readResponse()
+                client.readResponse(timeout: 30)
             }
             client.reset()
             try client.send("POST /big HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
-            client.readResponse()
+            client.readResponse(timeout: 30)
         }
-        let listed = try await rawExchange(port: port, "GET /__admin/requests HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 20)
+        let listed = try await rawExchange(port: port, "GET /__admin/requests HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 30)
         let json = try #require(listed.range(of: "\r\n\r\n").map { String(listed[$0.upperBound...]) })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         let requests = try #require(object["requests"] as? [[String: Any]])
