@@ -32,7 +32,8 @@ package struct AdminAccess: Sendable {
     /// - Throws: An `HTTPMockError` naming the token or origin that is not valid.
     package init(token: String?, allowedOrigins: [String] = []) throws {
         if let token, token.isEmpty || token.contains(where: \.isWhitespace) {
-            throw HTTPMockError(.invalidRegistration, "the admin token must be non-empty and hold no white space, got \(token.debugDescription)")
+            throw HTTPMockError(
+                .invalidRegistration, "the admin token must be non-empty and hold no white space, got \(token.debugDescription)")
         }
         self.token = token
         self.allowedOrigins = Set(try allowedOrigins.map(Self.origin(validating:)))

@@ -41,7 +41,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private let site: ServingSite
-    private var decoder: ByteToMessageHandler<HTTPRequestDecoder>
+    /// The request decoder in the pipeline (replaced after CONNECT and a declined upgrade).
+    var decoder: ByteToMessageHandler<HTTPRequestDecoder>
     private var lastID = 0
     private var incoming: Incoming?
     private var answering: Answering?
@@ -249,7 +250,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: - Refusing
 
     /// Answers `status` with a short body and closes; after the answer in progress, if any.
-    private func reject(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
+    func reject(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
         guard !isRejected else { return }
         isRejected = true
         if answering != nil {
@@ -273,63 +274,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             // until it stops, so that the refusal is not lost to a reset; the idle timeout ends it.
             channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
         }
-    }
-
-    // MARK: - Upgrade offers
-
-    /// Whether `head` offers to switch protocols (`Connection: upgrade` and an `Upgrade` field,
-    /// as Java's `HttpClient` sends `Upgrade: h2c` on its first request): NIO's decoder then
-    /// stops reading the connection after this request, as if the protocol had switched.
-    static func offersUpgrade(_ head: HTTPRequestHead) -> Bool {
-        head.headers.contains(name: "Upgrade")
-            && head.headers[canonicalForm: "Connection"].contains { $0.lowercased() == "upgrade" }
-    }
-
-    /// The offer is declined (RFC 9110 §7.8: the server answers in HTTP/1.1 and ignores it): a
-    /// fresh decoder reads the rest of the connection as HTTP/1.1, fed what the old one holds.
-    private func declineUpgrade(context: ChannelHandlerContext) {
-        replaceDecoder(context: context)
-    }
-
-    /// Puts a fresh request decoder where the current one is; the current one, removed, hands
-    /// it the bytes it has not parsed (`leftOverBytesStrategy: .forwardBytes`).
-    private func replaceDecoder(context: ChannelHandlerContext) {
-        let fresh = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
-        do {
-            try context.pipeline.syncOperations.addHandler(fresh, position: .after(decoder))
-        } catch {
-            context.close(promise: nil)
-            return
-        }
-        context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
-        decoder = fresh
-    }
-
-    // MARK: - CONNECT
-
-    /// `CONNECT host:port`: 200, then the tunnel is read as plain HTTP by a fresh decoder (the
-    /// old one stops at the tunnel and forwards what it holds). Port 443 means TLS inside,
-    /// which a mock cannot terminate: 501 with a body saying what to do instead.
-    private func connect(context: ChannelHandlerContext, head: HTTPRequestHead) {
-        let target = head.uri
-        let port = target.split(separator: ":").last.flatMap { Int($0) }
-        guard port != 443 else {
-            reject(
-                context: context, status: .notImplemented,
-                reason: """
-                    HTTPMock cannot serve CONNECT \(target): a tunnel to port 443 carries TLS, which a mock server \
-                    cannot terminate. Send plain http:// URLs through this proxy (absolute-form requests or a \
-                    CONNECT to port 80), or point the client at the server's baseURL directly.\n
-                    """)
-            return
-        }
-        var headers = NIOHTTP1.HTTPHeaders()
-        // Without a length, a client could wait for a body; clients ignore Content-Length on a
-        // 2xx CONNECT answer.
-        headers.add(name: "Content-Length", value: "0")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        replaceDecoder(context: context)
     }
 
     // MARK: - Serving (the request-dispatch point)
@@ -386,7 +330,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 switch source {
                 case .admin(let admin, let cors):
                     await admin.answer(method: method, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: bodyData)
-                    .adding(headers: cors)
+                        .adding(headers: cors)
                 case .direct(let answer): answer
                 case .registry(.ready(let answer)): answer
                 case .registry(.later(let continuation)): await continuation.answer()

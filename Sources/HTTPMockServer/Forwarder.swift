@@ -117,7 +117,8 @@ enum Forwarder {
         forward.journal(status: 502, headers: fields)
         let response = ServedAnswer.direct(
             status: 502, headers: fields.map { ($0.name, $0.value) }, body: Data(message.utf8), method: forward.method)
-        return await ResponseWriter.send(response, for: "\(forward.method) \(forward.url.absoluteString)", on: channel, keepAlive: keepAlive)
+        return await ResponseWriter.send(
+            response, for: "\(forward.method) \(forward.url.absoluteString)", on: channel, keepAlive: keepAlive)
             ?? 502
     }
 }

@@ -14,7 +14,9 @@ enum ResponseWriter {
     /// response) is answered 500 with a body naming the problem instead. Registration and HAR
     /// loading refuse these; a `.dynamic` handler can still produce them.
     /// A forward (``ServedAnswer/forward(_:)``) names the server as `hop` in its `Via` field.
-    static func send(_ answer: ServedAnswer, for request: String, on channel: any Channel, keepAlive: Bool, hop: String = "httpmock") async
+    static func send(
+        _ answer: ServedAnswer, for request: String, on channel: any Channel, keepAlive: Bool, hop: String = "httpmock"
+    ) async
         -> Int?
     {
         switch answer {

@@ -51,6 +51,39 @@ struct SafetyServerTests {
         #expect(third.contains("got 3") && third.hasSuffix("pong"), "\(third.debugDescription)")
     }
 
+    /// `java` on the PATH (Debian's openjdk-17), for Java's own `HttpClient`.
+    static let java: URL? = {
+        let candidates = ["/usr/bin/java", "/usr/local/bin/java"]
+        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
+        return URL(fileURLWithPath: path)
+    }()
+
+    @Test(
+        "Java's java.net.http.HttpClient makes several keep-alive requests to httpmock serve (Tests/Java/HttpClientKeepAliveCheck.java)",
+        .enabled(if: java != nil, "needs a JDK (openjdk-17)"))
+    func javaHttpClientKeepsAlive() async throws {
+        let folder = try makeMocksFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cli, port) = try await Self.serve([], folder: folder)
+        defer { cli.process.terminate() }
+        let check = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Java/HttpClientKeepAliveCheck.java")
+        let process = Process()
+        guard let java = Self.java else { return }
+        process.executableURL = java
+        process.arguments = [check.path, "http://127.0.0.1:\(port)"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        // The program bounds each request itself (20 s) and exits 1 on a timeout.
+        let output = try await blocking { pipe.fileHandleForReading.readDataToEndOfFile() }
+        process.waitUntilExit()
+        let text = String(decoding: output, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("6 requests answered over HTTP/1.1"), "\(text)")
+    }
+
     // MARK: - Request bodies
 
     /// Seconds to send `count` requests of `size` bytes each on one connection and read their answers.

@@ -239,7 +239,8 @@ private struct ServedRun: Sendable {
                 let url = handler.forwardBase.flatMap { Forwarding.target(for: request, base: $0) }?.absoluteString ?? "?"
                 let http = MockResponse.HTTPPayload(
                     status: HTTPStatus(502), headers: HTTPHeaders(["Content-Type": "text/plain; charset=utf-8"]),
-                    body: .data(Data("HTTPMock: forwarding \(request.method.rawValue) to \(url) failed: \(error.localizedDescription).\n".utf8)),
+                    body: .data(
+                        Data("HTTPMock: forwarding \(request.method.rawValue) to \(url) failed: \(error.localizedDescription).\n".utf8)),
                     defaultContentType: nil, preparedHeaderFields: nil)
                 return respond(http, to: request, rate: nil, outcomePending: true)
             case .failure(let error):
