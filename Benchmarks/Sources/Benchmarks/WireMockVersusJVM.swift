@@ -66,7 +66,7 @@ enum WireMockVersusJVM {
         }
         let time = times.map(Harness.median)
         let rss = resident.map(Harness.median)
-        func ms(_ seconds: Double) -> String { String(format: "%.0f ms", seconds * 1000) }
+        func ms(_ seconds: Double) -> String { seconds.isFinite ? String(format: "%.0f ms", seconds * 1000) : "> 120 s" }
         func mb(_ bytes: Double) -> String { String(format: "%.1f MB", bytes / 1_048_576) }
         return [
             Row(name: "start-up, 1 mapping: WireMock", value: ms(time[1]), ratio: 1, target: "baseline", met: nil),
@@ -96,7 +96,11 @@ enum WireMockVersusJVM {
         ]
         defer { for server in servers { server.stop() } }
         let paths = ["/item", "/item", WireMockRoots.middle(of: 1_000), WireMockRoots.middle(of: 1_000)]
-        for (server, path) in zip(servers, paths) { _ = try server.startAndWait(for: path) }
+        for (server, path) in zip(servers, paths) {
+            guard try server.startAndWait(for: path).isFinite else {
+                throw BenchmarkFailure("\(server.server.rawValue) did not answer \(path)")
+            }
+        }
         let periods = try await Harness.interleaved(
             rounds: rounds,
             zip(servers, paths).map { server, path in
