@@ -126,10 +126,9 @@ struct VoodooScriptTests {
         mock.logHandler = nil
         mock.timeout = 1
         try mock.loadVoodoo(from: folder)
-        let started = Date()
+        // It ends (the suite's time limit would catch one that does not), and not with a 200.
         let spun = try? await voodooRequest(mock.urlSession, URL(string: "https://api.example.com/spin/forever")!)
         #expect(spun?.status != 200)
-        #expect(Date().timeIntervalSince(started) < 20)
         // The engine is usable again (the request above may have timed out before the script was cut).
         var after: (status: Int, headers: [AnyHashable: Any], text: String)?
         for _ in 0..<20 where after?.status != 200 {
