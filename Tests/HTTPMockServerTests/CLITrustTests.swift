@@ -153,7 +153,8 @@ struct CLITrustTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(#"{"hostname": "127.0.0.1", "port": 0, "log_level": "info"}"#.utf8)
             .write(to: folder.appendingPathComponent("configuration.json"))
-        let cli = try RunningCLI(["serve"], directory: folder)
+        // Named as ".": without a folder, serve reads none (SPEC §24).
+        let cli = try RunningCLI(["serve", "."], directory: folder)
         let (base, _) = try await servedURL(cli)
         let (data, response) = try await makePlainSession().data(from: base.appendingPathComponent("ping"))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)

@@ -79,6 +79,8 @@ package final class AdminAPI: Sendable {
             return dashboardEvents(for: request)
         case ("GET", ["dashboard", "state"]):
             return Self.json(200, dashboardState, method: method)
+        case ("GET", let path) where path.count == 3 && path[0] == "dashboard" && path[1] == "requests":
+            return dashboardRequestDetail(path[2], method: method)
         case ("GET", ["mappings"]):
             let mappings = state.mappings.map(\.json)
             return Self.json(
