@@ -150,6 +150,11 @@ struct CLINewcomerTests {
                 for secret in ["sent-token-1234", "key-9876"] {
                     #expect(text.contains(secret) == reveal, "\(secret) in \(text)")
                 }
+                // The URL the client called, and the one the server matched it as.
+                let query = reveal ? "api_key=key-9876&page=2" : "api_key=REDACTED&page=2"
+                #expect(
+                    text.contains("No mock for POST \(base.absoluteString)/login?\(query) (matched as https://example.com/login?\(query))"),
+                    "\(text)")
                 if !reveal {
                     #expect(!text.contains("hunter2-secret") && !text.contains("cookie-5678"))
                     #expect(text.contains("api_key=REDACTED&page=2"))

@@ -236,7 +236,8 @@ struct CLITrustTests {
         #expect(report.contains("GET **/ping"), "\(report)")  // the closest registration
         #expect(!report.contains("No file for"))
         let log = try await cli.waitFor("GET /pong 404")
-        #expect(!log.contains("No mock for GET https://example.com/site.css"))  // a file answer is no miss to report
+        #expect(!log.contains("site.css (matched as"))  // a file answer is no miss to report
+        #expect(log.contains("No mock for GET \(base.absoluteString)/pong (matched as https://example.com/pong)"), "\(log)")
         kill(cli.process.processIdentifier, SIGTERM)
         #expect(try await cli.waitForExit() == 0)
     }

@@ -98,6 +98,9 @@ struct DashboardStreamTests {
         #expect(object["method"] as? String == "POST")
         #expect(object["status"] as? Int == 200)
         #expect(object["receivedAt"] as? String != nil)
+        // The URL the client called, and the one it was matched as.
+        #expect(object["url"] as? String == server.baseURL.absoluteString + "/login")
+        #expect(object["matchedAs"] as? String == "https://example.com/login")
         let requestPart = try #require(object["request"] as? [String: Any])
         let headers = try #require(requestPart["headers"] as? [[String: Any]])
         #expect(headers.contains { $0["name"] as? String == "Authorization" && $0["value"] as? String == "Bearer REDACTED" })

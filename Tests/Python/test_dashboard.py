@@ -77,7 +77,7 @@ def test_a_curl_request_appears_live(serve, browser):
     subprocess.run(["curl", "-s", "-o", "/dev/null", served.base_url + "/missing"], check=True, timeout=30)
     wait_for(browser, lambda d: len(texts(d, "request")) == 2, "both requests appear without a reload")
     newest, oldest = texts(browser, "request")
-    assert "GET" in oldest and "/ping" in oldest and "200" in oldest
+    assert "GET" in oldest and served.base_url + "/ping" in oldest and "200" in oldest
     assert "/missing" in newest and "404" in newest
     reports = texts(browser, "near-miss")
     assert len(reports) == 1 and "/missing" in reports[0] and "/ping" in reports[0]

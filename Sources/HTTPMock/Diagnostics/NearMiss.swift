@@ -207,9 +207,17 @@ enum NearMissAnalysis {
             + "\n(secrets shown as \(SecretMasking.placeholder); revealSecrets = true, or httpmock serve --reveal-secrets, shows them)"
     }
 
+    /// The URL the client called (over HTTP: `http://127.0.0.1:PORT/path`) and, when the
+    /// server matched the request as another (an impersonated host), that one too.
+    static func calledURLDescription(of request: MockRequest, revealSecrets: Bool) -> String {
+        let called = request.calledURL.absoluteString
+        let matched = request.url.absoluteString
+        let text = called == matched ? called : "\(called) (matched as \(matched))"
+        return revealSecrets ? text : SecretMasking.url(text)
+    }
+
     private static func unmaskedReport(for request: MockRequest, nearMisses: [NearMiss], revealSecrets: Bool) -> String {
-        let url = request.url.absoluteString
-        var lines = ["No mock for \(request.method) \(revealSecrets ? url : SecretMasking.url(url))"]
+        var lines = ["No mock for \(request.method) \(calledURLDescription(of: request, revealSecrets: revealSecrets))"]
         guard !nearMisses.isEmpty else {
             lines.append("No routes are registered on this HTTPMock instance.")
             return lines.joined(separator: "\n")

@@ -21,6 +21,10 @@ extension AdminAPI {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         detail["receivedAt"] = .string(formatter.string(from: entry.date))
+        if entry.request.calledURL != entry.request.url {
+            let matched = entry.request.url.absoluteString
+            detail["matchedAs"] = .string(reveal ? matched : SecretMasking.url(matched))
+        }
         var request = headersAndBody(
             entry.request.headers.map { ($0.name, $0.value) }, body: entry.request.body, note: nil, reveal: reveal)
         if entry.request.body == nil, entry.bodySize > 0 {

@@ -143,6 +143,7 @@ extension Dashboard {
               if (d.durationMs !== undefined) time += " · answered in " + d.durationMs.toFixed(1) + " ms";
               else if (d.response) time += " · answered at once";
               var parts = [el("p", { "class": "muted" }, time)];
+              if (d.matchedAs) parts.push(el("p", { "class": "muted" }, "Matched as " + d.matchedAs + " (the host the server stands in for)"));
               var columns = el("div", { "class": "columns" });
               var request = el("div", {});
               request.appendChild(el("h3", {}, "Request: " + d.method + " " + d.url));

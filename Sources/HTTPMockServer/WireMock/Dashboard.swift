@@ -18,10 +18,10 @@ extension AdminAPI {
     /// A body in a request's detail is cut after this many bytes.
     static let dashboardBodyLimit = 64 * 1024
 
-    /// The URL a person reads for `request`: the one the client called, secrets masked unless
-    /// `reveal`.
+    /// The URL a person reads for `request`: the one the client called
+    /// (`http://127.0.0.1:PORT/path`, ``MockRequest/calledURL``), secrets masked unless `reveal`.
     static func shownURL(of request: MockRequest, reveal: Bool) -> String {
-        let url = request.url.absoluteString
+        let url = request.calledURL.absoluteString
         return reveal ? url : SecretMasking.url(url)
     }
 
