@@ -50,6 +50,7 @@ enum Dashboard {
         .badge.matched { color: var(--ok); }
         .badge.admin { color: #8250df; }
         .muted { color: var(--muted); }
+        .hint { font-size: .8rem; margin: 0 0 .3rem; }
         pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: .3rem 0 0; padding: .4rem; border-radius: 4px; font-size: .75rem; max-height: 20rem; overflow: auto; background: #f6f8fa; }
         pre.report { background: var(--warn-bg); }
         .detail { margin-top: .4rem; padding: .5rem; border: 1px solid var(--line); border-radius: 6px; background: #fbfcfd; }
@@ -89,7 +90,7 @@ enum Dashboard {
         <main>
           <section>
             <h2>Requests <span id="shown" class="muted"></span></h2>
-            <p class="muted">Click a request for its headers, bodies and time. A miss has “Stub this”.</p>
+            <p class="muted hint">Click a request for its headers, bodies and time. A miss has “Stub this”.</p>
             <ul id="requests"></ul>
           </section>
           <div>

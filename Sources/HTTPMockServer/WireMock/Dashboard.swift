@@ -75,11 +75,13 @@ extension AdminAPI {
         note("query", conditions.query)
         note("headers", conditions.headers)
         note("body", conditions.body)
-        if let scenario = conditions.scenario, let state = conditions.scenarioState {
+        // A mapping says more of its scenario (the state it moves to) below.
+        if mapping == nil, let scenario = conditions.scenario, let state = conditions.scenarioState {
             note("scenario", "\(scenario) is \(WireMockMapping.theirState(state))")
         }
         if let priority = conditions.priority { note("priority", String(priority)) }
-        if let location = conditions.location { route["location"] = .string(location) }
+        // A mapping is named by its name and id below, which is all its location says.
+        if mapping == nil, let location = conditions.location { route["location"] = .string(location) }
         if let mapping {
             var described: [String: JSONValue] = ["id": .string(mapping.id.uuidString.lowercased())]
             if let name = mapping.name { described["name"] = .string(name) }
@@ -95,7 +97,7 @@ extension AdminAPI {
             if let scenario = mapping.scenarioName {
                 let needs = mapping.requiredState.map { " is \($0)" } ?? ""
                 let moves = mapping.newState.map { ", then moves to \($0)" } ?? ""
-                if conditions.scenario == nil || mapping.newState != nil { note("scenario", "\(scenario)\(needs)\(moves)") }
+                note("scenario", "\(scenario)\(needs)\(moves)")
             }
             route["mapping"] = .object(described)
         } else if conditions.hasPredicate {
