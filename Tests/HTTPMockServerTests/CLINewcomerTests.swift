@@ -107,6 +107,24 @@ struct CLINewcomerTests {
         #expect(try await cli.waitForExit() == 0)
     }
 
+    @Test("routes takes --wiremock-root and --config like serve")
+    func routesTakesWireMockAndVoodoo() async throws {
+        let folder = try makeScratchFolder("routes-more")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("wiremock/mappings"), withIntermediateDirectories: true)
+        try Data(#"{"name": "Ping", "request": {"method": "GET", "urlPath": "/ping"}, "response": {"status": 200}}"#.utf8)
+            .write(to: folder.appendingPathComponent("wiremock/mappings/ping.json"))
+        try Data("- http:\n    api: get /hello\n  response:\n    status: 200\n".utf8).write(
+            to: folder.appendingPathComponent("endpoints.yml"))
+        let routes = try RunningCLI(["routes", "--wiremock-root", "wiremock", "--config", "endpoints.yml"], directory: folder)
+        #expect(try await routes.waitForExit() == 0)
+        #expect(routes.text.contains("Ping: GET /ping"), "\(routes.text)")
+        #expect(routes.text.contains("/hello"), "\(routes.text)")
+        let missing = try RunningCLI(["routes", "--wiremock-root", "absent"], directory: folder)
+        #expect(try await missing.waitForExit() != 0)
+        #expect(missing.text.contains("Could not load the WireMock root absent"), "\(missing.text)")
+    }
+
     @Test("POST /__admin/shutdown stops the server and the log says why, not SIGTERM")
     func shutdownReason() async throws {
         let folder = try makeScratchFolder("shutdown")

@@ -147,10 +147,11 @@ final class DashboardFeed: Sendable {
                 changed["oldest"] = oldest.map(JSONValue.integer) ?? .null
             }
             routes(of: api, reveal: reveal, into: &changed)
-            let scenarios = AdminAPI.compactJSON(.array(api.scenarios))
+            let scenarioList = JSONValue.array(api.scenarios)
+            let scenarios = AdminAPI.compactJSON(scenarioList)
             if scenarios != self.scenarios {
                 self.scenarios = scenarios
-                changed["scenarios"] = .array(api.scenarios)
+                changed["scenarios"] = scenarioList
             }
             let storeValue = JSONValue.object(mock.store.snapshot)
             let store = AdminAPI.compactJSON(storeValue)
