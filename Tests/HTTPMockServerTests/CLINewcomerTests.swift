@@ -175,6 +175,7 @@ struct CLINewcomerTests {
                     "\(text)")
                 if !reveal {
                     #expect(!text.contains("hunter2-secret") && !text.contains("cookie-5678"))
+                    #expect(!text.contains("expected-token"), "the mapping's expected credential is masked too")
                     #expect(text.contains("api_key=REDACTED&page=2"))
                     #expect(text.contains("revealSecrets = true, or httpmock serve --reveal-secrets"))
                 }

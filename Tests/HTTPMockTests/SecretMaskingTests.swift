@@ -83,6 +83,14 @@ struct SecretMaskingTests {
         #expect(SecretMasking.bodyText("user=ada&pw=hunter2") == "user=ada&pw=REDACTED")
         #expect(SecretMasking.bodyText("plain text, pw=not a form") == "plain text, pw=not a form")
         #expect(
+            SecretMasking.maskingExpectations(in: #"header Authorization: expected equalTo "Bearer abc", got Bearer xyz"#)
+                == #"header Authorization: expected equalTo "Bearer REDACTED", got Bearer xyz"#)
+        #expect(
+            SecretMasking.maskingExpectations(in: #"queryParameters.api_key: expected matches "k.*""#)
+                == #"queryParameters.api_key: expected matches "REDACTED""#)
+        #expect(
+            SecretMasking.maskingExpectations(in: #"header Accept: expected equalTo "a/b""#) == #"header Accept: expected equalTo "a/b""#)
+        #expect(
             SecretMasking.isSecretKey("accessToken") && SecretMasking.isSecretKey("client_secret")
                 && !SecretMasking.isSecretKey("max_tokens"))
     }

@@ -86,7 +86,7 @@ enum NearMissAnalysis {
             for miss in conditions.misses(request, parameters: parameters ?? [:], facts: &facts) {
                 // The URL weighs as a path does; each other matcher as a query or header line.
                 distance += miss.weight >= 10 ? 3 * max(0.1, miss.distance) : max(0.25, miss.distance)
-                reasons.append(miss.line)
+                reasons.append(revealSecrets ? miss.line : SecretMasking.maskingExpectations(in: miss.line))
             }
         }
         if let required = key.scenario {
@@ -101,7 +101,8 @@ enum NearMissAnalysis {
         // A predicate runs only when everything else matches: it is user code and may have effects.
         if reasons.isEmpty, let predicate = key.predicate, !predicate.test(request) {
             distance += 0.5
-            reasons.append("where: " + (predicate.explanation?(request) ?? "the predicate returned false"))
+            let explanation = predicate.explanation?(request) ?? "the predicate returned false"
+            reasons.append("where: " + (revealSecrets ? explanation : SecretMasking.maskingExpectations(in: explanation)))
         }
         if reasons.isEmpty, queue.pending == 0 {
             distance += 0.5

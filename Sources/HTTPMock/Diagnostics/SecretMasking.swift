@@ -200,6 +200,35 @@ package enum SecretMasking {
         return changed ? String(decoding: output, as: UTF8.self) : text
     }
 
+    /// A matcher's report line (`header Authorization: expected equalTo "Bearer x", got …`,
+    /// `headers.Cookie: …`, `query parameter token: …`) with the quoted values it expects masked
+    /// when its subject is a secret header, a cookie, or a secret query or form field; what was
+    /// received is masked by ``text(_:hiding:)``. Other lines as they are.
+    package static func maskingExpectations(in line: String) -> String {
+        guard let colon = line.range(of: ": ") else { return line }
+        let subject = line[..<colon.lowerBound].lowercased()
+        guard let name = subject.split(whereSeparator: { $0 == " " || $0 == "." }).last.map(String.init) else { return line }
+        let isHeader = subject.hasPrefix("header")
+        let secret =
+            subject.hasPrefix("cookie") || (isHeader && isSecretHeader(name))
+            || ((subject.hasPrefix("query") || subject.hasPrefix("form")) && isSecretKey(name))
+        guard secret else { return line }
+        var result = String(line[..<colon.upperBound])
+        var rest = line[colon.upperBound...]
+        while let open = rest.firstIndex(of: "\"") {
+            result += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(of: "\"") else {
+                rest = rest[open...]
+                break
+            }
+            let value = String(rest[afterOpen..<close])
+            result += "\"" + (isHeader ? headerValue(value, named: name) : placeholder) + "\""
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
+    }
+
     // MARK: - Free text
 
     /// The secret values `request` carries, each with what replaces it, longest first: header
