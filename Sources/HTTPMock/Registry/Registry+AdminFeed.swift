@@ -42,12 +42,9 @@ package struct AdminServedResponse: Sendable {
 }
 
 extension RecordedRequest {
-    /// The entry's identity: increasing in arrival order, never reused by its instance (clearing
-    /// the journal does not restart it).
-    package var journalID: Int { id }
-
-    /// What the client received, when the journal knows (a response was handed over).
-    package var servedResponse: AdminServedResponse? {
+    /// What the client received, when the journal knows (a response was handed over), with what
+    /// a body not kept in memory was (a file, an event stream), for the dashboard.
+    package var servedResponseDetail: AdminServedResponse? {
         guard let served else { return nil }
         var body: Data?
         var note: String?

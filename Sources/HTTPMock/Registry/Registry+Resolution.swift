@@ -165,7 +165,7 @@ extension MockResponse {
     func completeAnswer(under settings: SettingsSnapshot) -> ImmediateAnswer? {
         guard let immediate else { return nil }
         switch delivery.kind {
-        case .instant: guard settings.value.defaultDelay == 0 else { return nil }
+        case .instant: guard settings.value.defaultDelay == 0, settings.value.randomDelay == nil else { return nil }
         case .delayed(let seconds): guard seconds == 0 else { return nil }
         case .throttled, .never, .held: return nil
         }

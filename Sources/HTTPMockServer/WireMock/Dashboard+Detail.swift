@@ -32,7 +32,7 @@ extension AdminAPI {
         }
         request["bodySize"] = .integer(entry.bodySize)
         detail["request"] = .object(request)
-        if let served = entry.servedResponse {
+        if let served = entry.servedResponseDetail {
             var response = headersAndBody(
                 served.headers.map { ($0.name, $0.value) }, body: served.body, note: served.bodyNote, reveal: reveal)
             response["status"] = .integer(served.statusCode)
