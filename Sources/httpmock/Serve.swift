@@ -6,7 +6,11 @@ import HTTPMockServer
 
 /// `httpmock serve`: loads the mocks and serves them until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.", aliases: ["run"])
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a mocks folder (httpmock serve ./mocks), or nothing, until SIGINT or SIGTERM.",
+        discussion:
+            "Without a source (FOLDER, --har, --file-dir, --wiremock-root, --config) no folder is read: an empty instance is served, and stubs are added through the admin API (/__admin/mappings) or the dashboard (/__admin/).",
+        aliases: ["run"])
 
     @OptionGroup var source: SourceOptions
 
@@ -47,6 +51,11 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Request bodies larger than this many bytes are journaled as their size only. Default: 1048576 (1 MB).")
     var journalBodyLimit = 1024 * 1024
+    @Flag(
+        help:
+            "Show secrets as sent in the log, near-miss reports and the dashboard (Authorization, Cookie, tokens, passwords: masked as REDACTED by default)."
+    )
+    var revealSecrets = false
 
     func validate() throws {
         if let port, !(0...65_535).contains(port) {
@@ -73,7 +82,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let folder = try source.mocksFolder(otherSourcesGiven: wireMock.wiremockRoot != nil || voodoo.config != nil)
+        let folder = try source.mocksFolder()
         let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
         let file = try CLIConfiguration.load(settingsPath)
         if let note = CLIConfiguration.unusedSettingsFile(in: folder, using: settingsPath) { say(note) }
@@ -86,28 +95,37 @@ struct Serve: AsyncParsableCommand {
         mock.defaultDelay = delay ?? file.delay ?? 0
         mock.journalLimit = journalLimit
         mock.journalBodyLimit = journalBodyLimit
+        mock.revealSecrets = revealSecrets
         let filesAnswer = try source.load(into: mock, mocksFolder: folder)
         try voodoo.load(into: mock, fileDirectories: source.fileDir)
         let admin = try wireMock.apply(to: mock, host: host)
-        admin?.setShutdownHandler { kill(getpid(), SIGTERM) }
+        // Caught from here on, before the start-up line below tells anyone the server is up.
+        let termination = Termination()
+        admin?.setShutdownHandler { termination.stop(because: "admin shutdown: POST /__admin/shutdown") }
         // A HAR recorded against one API: requests naming the server are that API's.
         let inferredHost = impersonate == nil ? mock.singleRouteHost : nil
         mock.setMissLogHandler { event in
             guard !event.isMatched, level.printsMisses, filesAnswer?(event.request) != true else { return }
             say(event.nearMissReport ?? "\(event)")
         }
-        // Caught from here on, before the start-up line below tells anyone the server is up.
-        let termination = Termination()
         let server = try await mock.startServer(
             host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
             admin: admin
-        ) { record in
+        ) { [revealSecrets] record in
             guard level.printsExchanges else { return }
             let status = record.statusCode.map(String.init) ?? "---"
+            let target = revealSecrets ? record.target : SecretMasking.url(record.target)
             say(
                 String(
-                    format: "%@ %@ %@ %.1f ms%@", record.method, record.target, status, record.duration * 1000,
+                    format: "%@ %@ %@ %.1f ms%@", record.method, target, status, record.duration * 1000,
                     record.statusCode == nil ? " (\(record.outcome))" : ""))
+        }
+        if !source.namesASource, wireMock.wiremockRoot == nil, voodoo.config == nil {
+            let adminNote =
+                admin == nil
+                ? ""
+                : " add stubs at \(server.baseURL.absoluteString)/__admin/mappings or on the dashboard, \(server.baseURL.absoluteString)/__admin/, or"
+            say("httpmock: no mocks folder given, so no routes:\(adminNote) name a folder: httpmock serve ./mocks")
         }
         let matchedAs = inferredHost.map { "matching requests as \($0) (the one host of the loaded routes), " } ?? ""
         say("httpmock: \(matchedAs)serving on \(server.baseURL.absoluteString)")

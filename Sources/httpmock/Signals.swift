@@ -23,7 +23,7 @@ final class Termination: @unchecked Sendable {
         }
     }
 
-    /// The name of the first signal received, once one is.
+    /// The name of the first signal received (or the reason given to ``stop(because:)``), once one is.
     func wait() async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             let already = lock.withLock { () -> String? in
@@ -33,6 +33,11 @@ final class Termination: @unchecked Sendable {
             }
             if let already { continuation.resume(returning: already) }
         }
+    }
+
+    /// Stops the wait as a signal would, for `reason` (`admin shutdown`), which the log names.
+    func stop(because reason: String) {
+        receive(reason)
     }
 
     private func receive(_ name: String) {
