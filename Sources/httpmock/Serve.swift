@@ -6,7 +6,7 @@ import HTTPMockServer
 
 /// `httpmock serve`: loads the mocks and serves them until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.", aliases: ["run"])
+    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.")
 
     @OptionGroup var source: SourceOptions
 
@@ -64,7 +64,11 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() async throws { try await serve(as: .serve) }
+
+    /// Serves until SIGINT or SIGTERM; `mode` `.run` is Voodoo's `run` (see ``Run``).
+    func serve(as mode: ServeMode) async throws {
+        voodoo.prepareOutput(for: mode)
         let folder = try source.mocksFolder(otherSourcesGiven: wireMock.wiremockRoot != nil || voodoo.config != nil)
         let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
         let file = try CLIConfiguration.load(settingsPath)
@@ -72,7 +76,7 @@ struct Serve: AsyncParsableCommand {
         // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
         let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
-        let port = try voodoo.port(host: host, otherwise: self.port ?? file.port ?? 0)
+        let ports = try voodoo.ports(host: host, port: self.port ?? file.port, mode: mode)
 
         let mock = HTTPMock()
         mock.defaultDelay = delay ?? file.delay ?? 0
@@ -88,17 +92,20 @@ struct Serve: AsyncParsableCommand {
         }
         // Caught from here on, before the start-up line below tells anyone the server is up.
         let termination = Termination()
-        let server = try await mock.startServer(
-            host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
-            admin: admin
-        ) { record in
-            guard level.printsExchanges else { return }
-            let status = record.statusCode.map(String.init) ?? "---"
-            say(
-                String(
-                    format: "%@ %@ %@ %.1f ms%@", record.method, record.target, status, record.duration * 1000,
-                    record.statusCode == nil ? " (\(record.outcome))" : ""))
+        let server = try await voodoo.bind(ports, host: host) { port in
+            try await mock.startServer(
+                host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
+                admin: admin
+            ) { record in
+                guard level.printsExchanges else { return }
+                let status = record.statusCode.map(String.init) ?? "---"
+                say(
+                    String(
+                        format: "%@ %@ %@ %.1f ms%@", record.method, record.target, status, record.duration * 1000,
+                        record.statusCode == nil ? " (\(record.outcome))" : ""))
+            }
         }
+        voodoo.announce(server.baseURL, mode: mode)
         let matchedAs = inferredHost.map { "matching requests as \($0) (the one host of the loaded routes), " } ?? ""
         say("httpmock: \(matchedAs)serving on \(server.baseURL.absoluteString)")
         let signal = await termination.wait()

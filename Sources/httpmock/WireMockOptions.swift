@@ -42,8 +42,7 @@ struct WireMockOptions: ParsableArguments {
         guard admin else { return nil }
         let loopback = ["127.0.0.1", "::1", "localhost"].contains(host.lowercased()) || host.hasPrefix("127.")
         guard loopback || adminToken != nil else {
-            FileHandle.standardOutput.write(
-                Data("httpmock: the admin API is off: \(host) is not a loopback address; give --admin-token TOKEN to serve it\n".utf8))
+            say("httpmock: the admin API is off: \(host) is not a loopback address; give --admin-token TOKEN to serve it")
             return nil
         }
         return AdminAPI(mock: mock, token: adminToken)
