@@ -45,9 +45,11 @@ struct VoodooBodies: Sendable {
         case "empty":
             return VoodooBody(source: .empty)
         case "text":
-            return try .text(text(value), contentType: "text/plain", templateData: templateData, file: file.path, line: line)
+            return try .text(
+                text(value), contentType: "text/plain", templateData: templateData, templates: templates, file: file.path, line: line)
         case "json":
-            return try .text(text(value), contentType: "application/json", templateData: templateData, file: file.path, line: line)
+            return try .text(
+                text(value), contentType: "application/json", templateData: templateData, templates: templates, file: file.path, line: line)
         case "yaml":
             let yaml: String
             if case .string(let string) = value {
@@ -55,7 +57,8 @@ struct VoodooBodies: Sendable {
             } else {
                 yaml = (try? Yams.dump(object: value.map(Self.plain) ?? NSNull())) ?? ""
             }
-            return try .text(yaml, contentType: "application/yaml", templateData: templateData, file: file.path, line: line)
+            return try .text(
+                yaml, contentType: "application/yaml", templateData: templateData, templates: templates, file: file.path, line: line)
         case "file":
             let path = text(value)
             guard let url = fileURL(path) else {
@@ -183,7 +186,9 @@ extension VoodooLoader {
         let json: JSONValue = value.scalar != nil && kind != "json" && kind != "yaml" ? .string(value.string ?? "") : VoodooYAML.json(value)
         if kind == "yaml", value.scalar == nil {
             let text = (try? Yams.serialize(node: value)) ?? ""
-            return try .text(text, contentType: "application/yaml", templateData: templateData, file: file.path, line: value.mark?.line)
+            return try .text(
+                text, contentType: "application/yaml", templateData: templateData, templates: templates, file: file.path,
+                line: value.mark?.line)
         }
         return try bodies.body(
             kind: kind, value: json, contentType: node[present: "contentType"]?.string, templateData: templateData, line: value.mark?.line)

@@ -13,6 +13,8 @@ final class VoodooTemplates: Sendable {
     /// Why a template cannot be used.
     struct Problem: Error, CustomStringConvertible {
         let description: String
+        /// No such template (as opposed to one refused or unreadable).
+        var isMissing = false
     }
 
     init(directory: URL) {
@@ -25,7 +27,7 @@ final class VoodooTemplates: Sendable {
         let source = try source(name)
         let template: PackageTemplate
         do {
-            template = try PackageTemplate(source)
+            template = try PackageTemplate(source, partials: partials)
         } catch {
             throw Problem(
                 description:
@@ -33,6 +35,18 @@ final class VoodooTemplates: Sendable {
         }
         parsed[name] = template
         return template
+    }
+
+    /// Finds `{{> name}}`: a template of the folder by the same naming rule, `nil` when there is
+    /// none; a name that leads out of the folder is refused (the error names it).
+    var partials: (String) throws -> String? {
+        { [self] name in
+            do {
+                return try source(name)
+            } catch let problem as Problem where problem.isMissing {
+                return nil
+            }
+        }
     }
 
     /// The text of the template `name`, read from inside the template folder only.
@@ -56,7 +70,8 @@ final class VoodooTemplates: Sendable {
                 return text
             }
         }
-        throw Problem(description: "the template \(shown) is not in \(directory.path) (looked for \(name) and \(name).json)")
+        throw Problem(
+            description: "the template \(shown) is not in \(directory.path) (looked for \(name) and \(name).json)", isMissing: true)
     }
 }
 
