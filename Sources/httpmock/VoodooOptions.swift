@@ -39,11 +39,13 @@ struct VoodooOptions: ParsableArguments {
     static func parse(_ text: String) throws -> ClosedRange<Int> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let bounds = parts.map { part in part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) ? Int(part) : nil }
-        guard (1...2).contains(bounds.count), let low = bounds[0], let high = bounds[bounds.count - 1], 1...65_535 ~= low,
-            low...65_535 ~= high
+        // 0 (a free port) only alone: it is no place in a range.
+        guard (1...2).contains(bounds.count), let low = bounds[0], let high = bounds[bounds.count - 1], 0...65_535 ~= low,
+            low...65_535 ~= high, low > 0 || high == 0
         else {
             throw ValidationError(
-                "--port-range must be a port or a range of ports from 1 to 65535, as 8080 or 8080-8090, got \"\(text)\".")
+                "--port-range must be a port or a range of ports from 1 to 65535, as 8080 or 8080-8090 (or 0 for a free port), got \"\(text)\"."
+            )
         }
         return low...high
     }
