@@ -8,16 +8,6 @@ import HTTPMock
 import Testing
 
 #if JavaScript
-/// The lines a script wrote to the log.
-final class VoodooLines: @unchecked Sendable {
-    // @unchecked: `lines` is read and written under `lock`.
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
-}
-
 @Suite("Voodoo's JavaScript responses on JavaScriptCore", .serialized, .timeLimit(.minutes(1)))
 struct VoodooScriptTests {
     func loadedMock() throws -> HTTPMock {

@@ -76,7 +76,8 @@ enum VoodooYAML {
                 if node.null != nil { return .null }
                 if let bool = node.bool { return .bool(bool) }
                 if let int = node.int { return .integer(int) }
-                if let double = node.float { return .double(double) }
+                // JSON has no infinity or NaN (`.inf`, `.nan`): kept as the text written.
+                if let double = node.float { return double.isFinite ? .double(double) : .string(scalar.string) }
             }
             return .string(scalar.string)
         case .mapping(let mapping):

@@ -116,7 +116,8 @@ struct VoodooLoader {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) else {
-            throw VoodooError.at(file.path, line, "the included file \(shown) does not exist (looked for \(target.path))")
+            throw VoodooError.at(
+                file.path, line, "the included file \(shown) does not exist (looked in \(file.deletingLastPathComponent().path))")
         }
         guard isDirectory.boolValue || Self.isYAML(target) else {
             throw VoodooError.at(file.path, line, "the include \(shown) is not a YAML file (.yml or .yaml) or a folder of them")

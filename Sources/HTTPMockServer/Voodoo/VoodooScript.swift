@@ -31,22 +31,22 @@ final class VoodooScriptEngine: Sendable {
     /// Compiles `source` and returns the endpoint's dynamic response.
     /// - Throws: ``VoodooScriptLoadError`` when the script does not load.
     func response(source: String, file: String, firstLine: Int, bodies: VoodooBodies, mock: HTTPMock) throws -> MockResponse {
-        let script = VoodooScriptContext(source: source, file: file, firstLine: firstLine, runner: runner)
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        let log = self.log
+        let sink = VoodooScriptLogSink { line in log("console.log (\(name)): \(line)") }
+        let script = VoodooScriptContext(source: source, file: file, firstLine: firstLine, runner: runner, sink: sink)
         // A top level that never ends is a script that does not load: bounded here too.
         let loadTime = min(mock.timeout, 5)
         if let problem = runner.runAndWait(timeout: loadTime, fallback: "the script could not be run", { job in script.load(job) }) {
             throw VoodooScriptLoadError(message: problem)
         }
-        let log = self.log
         let runner = self.runner
-        let name = URL(fileURLWithPath: file).lastPathComponent
         return .dynamic(lifetime: .eternal) { [weak mock] request in
             guard let mock else { throw HTTPMockError(.instanceDeallocated, "The HTTPMock of this Voodoo endpoint no longer exists.") }
             let input = VoodooScriptInput(request: request)
             let output = await runner.run(timeout: mock.timeout, ifCancelled: VoodooScriptOutput.cancelled) { job in
                 script.call(input, store: mock.store, job: job)
             }
-            for line in output.logs { log("console.log (\(name)): \(line)") }
             do {
                 let response = try output.result.get()
                 let answer = try VoodooScriptInput.answer(response, bodies: bodies)
@@ -71,14 +71,16 @@ final class VoodooScriptContext: @unchecked Sendable {
     private let file: String
     private let firstLine: Int
     private let runner: VoodooScriptRunner
+    private let sink: VoodooScriptLogSink
     private var context: JSGlobalContextRef?
     private var function: JSObjectRef?
 
-    init(source: String, file: String, firstLine: Int, runner: VoodooScriptRunner) {
+    init(source: String, file: String, firstLine: Int, runner: VoodooScriptRunner, sink: VoodooScriptLogSink) {
         self.source = source
         self.file = file
         self.firstLine = firstLine
         self.runner = runner
+        self.sink = sink
     }
 
     deinit {
@@ -94,6 +96,7 @@ final class VoodooScriptContext: @unchecked Sendable {
         }
         let context = JSGlobalContextCreateInGroup(runner.group, nil)
         guard let context else { return "\(file):\(firstLine): no JavaScript context could be made" }
+        sink.install(in: context)
         if case .failure(let error) = VoodooJavaScriptCore.evaluate(VoodooScriptPrelude.source, in: context, url: "prelude.js", line: 1) {
             JSGlobalContextRelease(context)
             return "\(file):\(firstLine): the Voodoo prelude failed: \(error.message)"
@@ -131,15 +134,14 @@ final class VoodooScriptContext: @unchecked Sendable {
     /// the call returns, all within the runner's turn.
     func call(_ input: VoodooScriptInput, store: MockStore, job: VoodooScriptRunner.Job) -> VoodooScriptOutput {
         if context == nil, let problem = load(job) {
-            return VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: problem)), logs: [])
+            return VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: problem)))
         }
         guard let context, let function else {
-            return VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: "\(file): no context")), logs: [])
+            return VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: "\(file): no context")))
         }
         let snapshot = store.snapshot
-        var output = VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: "no result")), logs: [])
+        var output = VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: "no result")))
         let result = invoke(function, in: context, input: input, cache: VoodooYAML.text(of: .object(snapshot)))
-        output.logs = logs(in: context)
         switch result {
         case .success(let text):
             do {
@@ -202,15 +204,38 @@ final class VoodooScriptContext: @unchecked Sendable {
         return buffer ?? JSValueMakeNull(context)
     }
 
-    /// The lines `console.log` collected during the call.
-    private func logs(in context: JSGlobalContextRef) -> [String] {
-        guard
-            case .success(let value) = VoodooJavaScriptCore.evaluate(
-                "JSON.stringify(__voodooLogs)", in: context, url: "prelude.js", line: 1)
-        else { return [] }
-        let text = VoodooJavaScriptCore.string(value, in: context)
-        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+}
+
+/// Where a script's `console.log` lines go, at once: the native `__voodooLog` of its context.
+final class VoodooScriptLogSink: @unchecked Sendable {
+    // @unchecked: immutable after init.
+    let write: @Sendable (String) -> Void
+
+    init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+    /// Defines the global `__voodooLog(line)` in `context`; the context's script keeps `self` alive.
+    func install(in context: JSGlobalContextRef) {
+        var definition = kJSClassDefinitionEmpty
+        definition.callAsFunction = voodooLogCallback
+        let logClass = JSClassCreate(&definition)
+        defer { JSClassRelease(logClass) }
+        let function = JSObjectMake(context, logClass, Unmanaged.passUnretained(self).toOpaque())
+        let name = JSStringCreateWithUTF8CString("__voodooLog")
+        defer { JSStringRelease(name) }
+        JSObjectSetProperty(context, JSContextGetGlobalObject(context), name, function, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
     }
+}
+
+/// `__voodooLog(line)`: the function object's private data is its ``VoodooScriptLogSink``.
+private func voodooLogCallback(
+    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?,
+    _ exception: UnsafeMutablePointer<JSValueRef?>?
+) -> JSValueRef? {
+    guard let context, let function, let sink = JSObjectGetPrivate(function), count > 0, let value = arguments?[0] else {
+        return JSValueMakeUndefined(context)
+    }
+    Unmanaged<VoodooScriptLogSink>.fromOpaque(sink).takeUnretainedValue().write(VoodooJavaScriptCore.string(value, in: context))
+    return JSValueMakeUndefined(context)
 }
 #else
 /// Without the `JavaScript` trait there is no engine: a config with a script fails to load.
@@ -221,14 +246,12 @@ final class VoodooScriptEngine: Sendable {
 }
 #endif
 
-/// What a script call returns: the response (as JSON), and the lines it logged.
+/// What a script call returns: the response (as JSON).
 struct VoodooScriptOutput: Sendable {
     var result: Result<JSONValue, any Error>
-    var logs: [String]
 
     /// The output of a call whose request ended before its turn: no script ran.
     static let cancelled = VoodooScriptOutput(
-        result: .failure(VoodooScriptLoadError(message: "the request ended before its script could run; the script did not run")),
-        logs: [])
+        result: .failure(VoodooScriptLoadError(message: "the request ended before its script could run; the script did not run")))
 }
 #endif

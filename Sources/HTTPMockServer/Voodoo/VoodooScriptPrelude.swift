@@ -35,12 +35,15 @@ enum VoodooScriptPrelude {
                 if (typeof type === 'function') { guard(type); }
             });
         })();
-        var __voodooLogs = [];
+        // `__voodooLog` (native) writes a line to the log at once: a script that never ends still
+        // shows what it logged. At most 100 lines of 4 KB per call.
+        var __voodooLogCount = 0;
         var console = { log: function () {
-            if (__voodooLogs.length >= 100) { return; }
+            if (__voodooLogCount >= 100) { return; }
+            __voodooLogCount += 1;
             var line = Array.prototype.map.call(arguments, function (a) {
                 return typeof a === 'string' ? a : JSON.stringify(a); }).join(' ');
-            __voodooLogs.push(line.length > 4096 ? line.slice(0, 4096) + '…' : line);
+            __voodooLog(line.length > 4096 ? line.slice(0, 4096) + '…' : line);
         } };
         console.info = console.log; console.warn = console.log; console.error = console.log; console.debug = console.log;
         var Body = {
@@ -72,7 +75,7 @@ enum VoodooScriptPrelude {
             internalServerError: function (body, headers) { return __voodooResponse(500, body, headers); }
         };
         function __voodooCall(request, cacheData, body) {
-            __voodooLogs = [];
+            __voodooLogCount = 0;
             request.body = body;
             // Voodoo's cache: a key never set reads null; setting null (or undefined) removes it.
             var cache = new Proxy(cacheData, {
