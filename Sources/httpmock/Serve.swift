@@ -76,7 +76,7 @@ struct Serve: AsyncParsableCommand {
         // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
         let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
-        let ports = try voodoo.ports(host: host, port: self.port ?? file.port, mode: mode)
+        let ports = try voodoo.ports(port: self.port ?? file.port, mode: mode)
 
         let mock = HTTPMock()
         mock.defaultDelay = delay ?? file.delay ?? 0

@@ -58,7 +58,7 @@ struct VoodooOptions: ParsableArguments {
 
     /// The ports to try, in order: `--port-range`, else `port` (`--port` or `configuration.json`),
     /// else Voodoo's 8080–8090 under `run`, else 0 (a free port).
-    func ports(host: String, port: Int?, mode: ServeMode) throws -> [Int] {
+    func ports(port: Int?, mode: ServeMode) throws -> [Int] {
         if let portRange { return Array(try Self.parse(portRange)) }
         if let port { return [port] }
         return mode == .run ? Array(Self.defaultPortRange) : [0]

@@ -355,12 +355,15 @@ enum VoodooChildScenarios {
 #if Server
 @Suite("Voodoo loaders are confined and checked (SPEC §20, §23)", .serialized, .timeLimit(.minutes(1)))
 struct VoodooLoaderLimitsTests {
-    @Test("an include outside the configuration folder is refused without reading it; a non-YAML include is refused unquoted")
+    @Test(
+        "an include outside the configuration folder is refused without reading it; a non-YAML include or non-script javascriptFile is refused unread"
+    )
     func includesStayInside() throws {
         let cases: [([String: String], [String])] = [
             (["a.yml": "- /etc/passwd\n"], ["a.yml:1", "outside the configuration folder"]),
             (["a.yml": "- ../../../../../../etc/passwd\n"], ["a.yml:1", "outside the configuration folder"]),
             (["a.yml": "- notes.txt\n", "notes.txt": "root:x:0:0:root:/root:/bin/bash\n"], ["a.yml:1", "not a YAML file"]),
+            (["a.yml": "http:\n  api: get /a\njavascriptFile: /etc/passwd\n"], ["a.yml:3", "not a JavaScript file"]),
         ]
         for (files, expected) in cases {
             let folder = try makeVoodooFolder(files)

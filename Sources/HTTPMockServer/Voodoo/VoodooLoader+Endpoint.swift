@@ -89,10 +89,14 @@ extension VoodooLoader {
             return (source, file.path, first)
         }
         let name = node[present: "javascriptFile"]?.scalar?.string ?? ""
+        let line = node["javascriptFile"]?.mark?.line
         let url = URL(fileURLWithPath: name, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
+        // Only a script is read: an error may quote what it reads (SPEC §23).
+        guard ["js", "mjs", "cjs"].contains(url.pathExtension.lowercased()) else {
+            throw VoodooError.at(file.path, line, "javascriptFile \(VoodooError.quoted(name)) is not a JavaScript file (.js)")
+        }
         guard let source = try? String(contentsOf: url, encoding: .utf8) else {
-            throw VoodooError.at(
-                file.path, node["javascriptFile"]?.mark?.line, "javascriptFile \(name) cannot be read (looked for \(url.path))")
+            throw VoodooError.at(file.path, line, "javascriptFile \(VoodooError.quoted(name)) cannot be read (looked for \(url.path))")
         }
         return (source, url.path, 1)
     }
