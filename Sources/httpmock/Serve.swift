@@ -42,6 +42,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Bind every interface (0.0.0.0) instead of loopback.")
     var useAnyAddr = false
 
+    @Option(help: "The most requests the journal keeps (the oldest are forgotten), so a long run stays bounded. Default: 10000.")
+    var journalLimit = 10_000
+
+    @Option(help: "Request bodies larger than this many bytes are journaled as their size only. Default: 1048576 (1 MB).")
+    var journalBodyLimit = 1024 * 1024
+
     func validate() throws {
         if let port, !(0...65_535).contains(port) {
             throw ValidationError("--port must be a number from 0 to 65535 (0 picks a free port), got \(port).")
@@ -59,6 +65,8 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(
                 "--forward-unmatched and --file-dir both answer the requests no route matches; give one of them.")
         }
+        if journalLimit < 0 { throw ValidationError("--journal-limit must be a number of requests ≥ 0, got \(journalLimit).") }
+        if journalBodyLimit < 0 { throw ValidationError("--journal-body-limit must be a number of bytes ≥ 0, got \(journalBodyLimit).") }
         if let impersonate, let problem = CLIConfiguration.impersonationProblem(impersonate) {
             throw ValidationError("--impersonate \"\(impersonate)\" is not a host: \(problem).")
         }
@@ -80,6 +88,8 @@ struct Serve: AsyncParsableCommand {
 
         let mock = HTTPMock()
         mock.defaultDelay = delay ?? file.delay ?? 0
+        mock.journalLimit = journalLimit
+        mock.journalBodyLimit = journalBodyLimit
         let filesAnswer = try source.load(into: mock, mocksFolder: folder)
         try voodoo.load(into: mock, fileDirectories: source.fileDir)
         let admin = try wireMock.apply(to: mock, host: host)
