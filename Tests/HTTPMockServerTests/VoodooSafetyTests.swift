@@ -104,7 +104,7 @@ enum VoodooChildScenarios {
         try mock.loadVoodoo(
             from: folder, templateDirectory: nil, fileDirectories: [], host: nil, shutdown: nil, log: { lines.append($0) },
             warn: { Issue.record(Comment(rawValue: $0)) })
-        return (try await mock.startServer(), lines, folder)
+        return (try await mock.startServer(admin: true), lines, folder)  // admin: Voodoo's /_admin/ routes too
     }
 
     static func post(_ path: String, _ body: String, contentType: String, port: Int) async throws -> String {
