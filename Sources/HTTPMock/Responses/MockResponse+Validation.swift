@@ -3,7 +3,7 @@ extension MockResponse {
     /// header that would split the response), or an empty list. Registration checks every
     /// response with it; both transports check what a dynamic handler or a `.mock(…)` policy
     /// produced, which was never registered.
-    package var sendingProblems: [String] {
+    var sendingProblems: [String] {
         var problems: [String] = []
         func check(_ status: HTTPStatus, _ headers: HTTPHeaders) {
             if let problem = status.finalResponseProblem { problems.append(problem) }
