@@ -9,7 +9,7 @@ struct HTTPMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "httpmock",
         abstract: "Serve HTTPMock mocks over HTTP/1.1.",
-        subcommands: [Serve.self, Routes.self],
+        subcommands: [Serve.self, Run.self, Routes.self],
         defaultSubcommand: Serve.self
     )
 

@@ -9,8 +9,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve a mocks folder (httpmock serve ./mocks), or nothing, until SIGINT or SIGTERM.",
         discussion:
-            "Without a source (FOLDER, --har, --file-dir, --wiremock-root, --config) no folder is read: an empty instance is served, and stubs are added through the admin API (/__admin/mappings) or the dashboard (/__admin/).",
-        aliases: ["run"])
+            "Without a source (FOLDER, --har, --file-dir, --wiremock-root, --config) no folder is read: an empty instance is served, and stubs are added through the admin API (/__admin/mappings) or the dashboard (/__admin/).")
 
     @OptionGroup var source: SourceOptions
 
@@ -81,7 +80,11 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() async throws { try await serve(as: .serve) }
+
+    /// Serves until SIGINT or SIGTERM; `mode` `.run` is Voodoo's `run` (see ``Run``).
+    func serve(as mode: ServeMode) async throws {
+        voodoo.prepareOutput(for: mode)
         let folder = try source.mocksFolder()
         let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
         let file = try CLIConfiguration.load(settingsPath)
@@ -89,18 +92,21 @@ struct Serve: AsyncParsableCommand {
         // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
         let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
-        let port = try voodoo.port(host: host, otherwise: self.port ?? file.port ?? 0)
+        let ports = try voodoo.ports(port: self.port ?? file.port, mode: mode)
 
         let mock = HTTPMock()
         mock.defaultDelay = delay ?? file.delay ?? 0
         mock.journalLimit = journalLimit
         mock.journalBodyLimit = journalBodyLimit
         mock.revealSecrets = revealSecrets
+        let termination = Termination()
         let filesAnswer = try source.load(into: mock, mocksFolder: folder)
-        try voodoo.load(into: mock, fileDirectories: source.fileDir)
+        try voodoo.load(into: mock, fileDirectories: source.fileDir) {
+            termination.stop(because: "admin shutdown: POST /_admin/shutdown")
+        }
         let admin = try wireMock.apply(to: mock, host: host)
         // Caught from here on, before the start-up line below tells anyone the server is up.
-        let termination = Termination()
+        termination.catchSignals()
         admin?.setShutdownHandler { termination.stop(because: "admin shutdown: POST /__admin/shutdown") }
         // A HAR recorded against one API: requests naming the server are that API's.
         let inferredHost = impersonate == nil ? mock.singleRouteHost : nil
@@ -108,18 +114,21 @@ struct Serve: AsyncParsableCommand {
             guard !event.isMatched, level.printsMisses, filesAnswer?(event.request) != true else { return }
             say(event.nearMissReport ?? "\(event)")
         }
-        let server = try await mock.startServer(
-            host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
-            admin: admin
-        ) { [revealSecrets] record in
-            guard level.printsExchanges else { return }
-            let status = record.statusCode.map(String.init) ?? "---"
-            let target = revealSecrets ? record.target : SecretMasking.url(record.target)
-            say(
-                String(
-                    format: "%@ %@ %@ %.1f ms%@", record.method, target, status, record.duration * 1000,
-                    record.statusCode == nil ? " (\(record.outcome))" : ""))
+        let server = try await voodoo.bind(ports, host: host) { port in
+            try await mock.startServer(
+                host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
+                admin: admin
+            ) { [revealSecrets] record in
+                guard level.printsExchanges else { return }
+                let status = record.statusCode.map(String.init) ?? "---"
+                let target = revealSecrets ? record.target : SecretMasking.url(record.target)
+                say(
+                    String(
+                        format: "%@ %@ %@ %.1f ms%@", record.method, target, status, record.duration * 1000,
+                        record.statusCode == nil ? " (\(record.outcome))" : ""))
+            }
         }
+        voodoo.announce(server.baseURL, mode: mode)
         if !source.namesASource, wireMock.wiremockRoot == nil, voodoo.config == nil {
             let adminNote =
                 admin == nil

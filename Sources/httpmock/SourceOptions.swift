@@ -23,6 +23,7 @@ struct SourceOptions: ParsableArguments {
     var har: [String] = []
 
     @Option(
+        name: [.customShort("f"), .long],
         help:
             "A directory of static files for GET and HEAD requests no route answers (repeatable; the first that holds the file answers)."
     )

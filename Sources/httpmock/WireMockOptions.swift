@@ -52,10 +52,9 @@ struct WireMockOptions: ParsableArguments {
         }
         guard admin else { return nil }
         guard AdminAccess.isLoopback(host) || adminToken != nil else {
-            FileHandle.standardOutput.write(
-                Data(
-                    "httpmock: the admin API is off (Voodoo's /_admin/ too): \(host) is not a loopback address; give --admin-token TOKEN to serve it\n"
-                        .utf8))
+            say(
+                "httpmock: the admin API is off (Voodoo's /_admin/ too): \(host) is not a loopback address; give --admin-token TOKEN to serve it"
+            )
             return nil
         }
         return AdminAPI(mock: mock, access: access)
