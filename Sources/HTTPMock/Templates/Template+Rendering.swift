@@ -26,71 +26,16 @@ extension Template {
     func render(
         _ context: JSONValue, limits: Limits = Limits(), shouldStop: @escaping () -> String? = { nil }
     ) throws(RenderStopped) -> String {
-        var renderer = Renderer(limits: limits, shouldStop: shouldStop, partials: partials)
-        var stack = [context]
-        try renderer.render(nodes, stack: &stack)
-        return renderer.output
+        try render(value: .json(context), limits: limits, shouldStop: shouldStop)
     }
 
-    private struct Renderer {
-        let limits: Limits
-        let shouldStop: () -> String?
-        let partials: [[Node]]
-        var output = ""
-        var steps = 0
-        var outputBytes = 0
-
-        mutating func step() throws(RenderStopped) {
-            steps += 1
-            if steps > limits.steps {
-                throw RenderStopped(
-                    description: "rendering stopped after \(limits.steps) steps (a section inside a section over a large list?)")
-            }
-            if steps % limits.checkInterval == 0, let reason = shouldStop() {
-                throw RenderStopped(description: "rendering stopped after \(steps) steps: \(reason)")
-            }
-        }
-
-        mutating func append(_ text: String) throws(RenderStopped) {
-            outputBytes += text.utf8.count
-            if outputBytes > limits.outputBytes {
-                throw RenderStopped(description: "rendering stopped: the body would be larger than \(limits.outputBytes) bytes")
-            }
-            output += text
-        }
-
-        mutating func render(_ nodes: [Node], stack: inout [JSONValue]) throws(RenderStopped) {
-            for node in nodes {
-                try step()
-                switch node {
-                case .text(let text):
-                    try append(text)
-                case .partial(let index):
-                    try render(partials[index], stack: &stack)
-                case .variable(let name):
-                    if let value = Template.resolve(name, in: stack) { try append(Template.interpolation(of: value)) }
-                case .section(let name, let inverted, let children):
-                    let value = Template.resolve(name, in: stack)
-                    let truthy = value.map(Template.isTruthy) ?? false
-                    if inverted {
-                        if !truthy { try render(children, stack: &stack) }
-                    } else if truthy, let value {
-                        if case .array(let elements) = value {
-                            for element in elements {
-                                try step()
-                                stack.append(element)
-                                defer { stack.removeLast() }
-                                try render(children, stack: &stack)
-                            }
-                        } else {
-                            stack.append(value)
-                            defer { stack.removeLast() }
-                            try render(children, stack: &stack)
-                        }
-                    }
-                }
-            }
-        }
+    /// Renders with `context` (a dialect's model) at the bottom of the context stack.
+    func render(
+        value context: TemplateValue, limits: Limits = Limits(), shouldStop: @escaping () -> String? = { nil }
+    ) throws(RenderStopped) -> String {
+        var renderer = Renderer(limits: limits, shouldStop: shouldStop, partials: partials, style: style, context: context)
+        try renderer.render(nodes)
+        return renderer.output
     }
 }
 
