@@ -195,7 +195,7 @@ struct ExpressionReader {
                 while index < characters.count, Self.isIdentifier(characters[index]) { index += 1 }
                 guard index > segmentStart else { throw error("unexpected \(characters[index])") }
                 let segment = String(characters[segmentStart..<index])
-                if parts.isEmpty, !isData, parent == 0, !explicitThis, segment == "this" {
+                if parts.isEmpty, !isData, !explicitThis, segment == "this" {
                     explicitThis = true
                 } else {
                     parts.append(segment)

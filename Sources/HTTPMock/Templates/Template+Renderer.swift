@@ -104,8 +104,16 @@ extension Template {
         mutating func section(_ value: TemplateValue, body: [Node], inverse: [Node]) throws(RenderStopped) {
             guard value.isTruthy(style) else { return try render(inverse) }
             switch value {
-            case .array, .listOrSingle, .json(.array):
-                try iterate(value.elements ?? [], body)
+            case .array(let elements), .listOrSingle(let elements):
+                for index in elements.indices {
+                    try step()
+                    try within(Frame(value: elements[index], index: index, count: elements.count), body)
+                }
+            case .json(.array(let elements)):
+                for index in elements.indices {
+                    try step()
+                    try within(Frame(value: .json(elements[index]), index: index, count: elements.count), body)
+                }
             default:
                 try within(Frame(value: value), body)
             }
@@ -148,12 +156,17 @@ extension Template {
                     // The first part is looked up from the innermost context outwards; the rest
                     // only inside the value found (a broken chain is a miss, never a lookup further out).
                     let first = rest.removeFirst()
-                    if let variable = variables[first] {
+                    if !variables.isEmpty, let variable = variables[first] {
                         value = variable
-                    } else if let found = frames[...top].reversed().lazy.compactMap({ $0.value.member(first) }).first {
-                        value = found
                     } else {
-                        return nil
+                        var found: TemplateValue?
+                        var level = top
+                        while level >= 0, found == nil {
+                            found = frames[level].value.member(first)
+                            level -= 1
+                        }
+                        guard let found else { return nil }
+                        value = found
                     }
                 }
             }

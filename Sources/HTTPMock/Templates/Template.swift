@@ -43,7 +43,7 @@ struct Template: Sendable {
         let prepared: (any Sendable)?
     }
 
-    indirect enum Expression: Sendable {
+    enum Expression: Sendable {
         case path(Name)
         case literal(TemplateValue)
         case call(Call)
@@ -59,7 +59,7 @@ struct Template: Sendable {
         case helper(Call)
     }
 
-    indirect enum Node: Sendable {
+    enum Node: Sendable {
         case text(String)
         /// `{{…}}` (escaped when the dialect escapes) or `{{{…}}}`.
         case value(Expression, escaped: Bool)

@@ -2,7 +2,7 @@ import Foundation
 
 /// A value a template reads or a helper returns: JSON (the store, a request body), or what a
 /// dialect provides (WireMock's request model, dates, multi-valued query items).
-package indirect enum TemplateValue: Sendable {
+package enum TemplateValue: Sendable {
     case null
     case bool(Bool)
     case integer(Int)
