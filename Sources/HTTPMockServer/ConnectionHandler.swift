@@ -417,11 +417,14 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 guard let url = URL(string: uri), let host = url.host, !host.isEmpty else { return nil }
                 let hostInAuthority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
                 let authority = url.port.map { "\(hostInAuthority):\($0)" } ?? hostInAuthority
+                let called = MockRequest.CalledURL(scheme: "http", authority: "", target: uri)
                 if site.namesServer(authority) {
                     let pathStart = uri.dropFirst(lowercased.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/")
-                    return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/")).map(MockRequest.Target.init)
+                    return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/")).map {
+                        MockRequest.Target($0, called: called)
+                    }
                 }
-                return MockRequest.Target(url)
+                return MockRequest.Target(url, called: called)
             }
         }
         // The path (`*` is read as `/*`), the host from `Host`. A client often asks for the same
@@ -433,7 +436,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let url =
             !host.isEmpty && !site.namesServer(host)
             ? URL(string: "http://\(host)\(path)") : URL(string: ServingSite.origin(of: domain) + path)
-        guard let target = url.map(MockRequest.Target.init) else { return nil }
+        // Where the client sent it (SPEC §22's `absoluteUrl`): kept as parts, made a URL only when read.
+        let called = MockRequest.CalledURL(scheme: "http", authority: host.isEmpty ? site.authority : host, target: path)
+        guard let target = url.map({ MockRequest.Target($0, called: called) }) else { return nil }
         lastTarget = (path, host, domain, target)
         return target
     }

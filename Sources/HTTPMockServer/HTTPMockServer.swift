@@ -240,6 +240,13 @@ final class ServingSite: Sendable {
         exchanges.async { onExchange(record) }
     }
 
+    /// `host:port` of the server's own address, for a request that sent no `Host`.
+    var authority: String {
+        let port = boundPort.withLockedValue { $0 }
+        let host = boundHost.contains(":") && !boundHost.hasPrefix("[") ? "[\(boundHost)]" : boundHost
+        return "\(host):\(port)"
+    }
+
     /// `scheme://host` that requests naming the server are matched as.
     var impersonatedOrigin: String {
         Self.origin(of: matchedDomain)

@@ -58,7 +58,7 @@ extension AdminAPI {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return .object([
             "url": .string(path + (components?.percentEncodedQuery.map { "?" + $0 } ?? "")),
-            "absoluteUrl": .string(request.url.absoluteString),
+            "absoluteUrl": .string(request.calledURL.absoluteString),
             "method": .string(request.method.rawValue),
             "clientIp": .string("127.0.0.1"),
             "headers": .object(headers),
