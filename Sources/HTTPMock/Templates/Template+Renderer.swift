@@ -34,7 +34,8 @@ extension Template {
             steps += 1
             if steps > limits.steps {
                 throw RenderStopped(
-                    description: "rendering stopped after \(limits.steps) steps (a section inside a section over a large list?)")
+                    description: "rendering stopped after \(limits.steps) steps (a section inside a section over a large list?)",
+                    isBudget: true)
             }
             if steps % limits.checkInterval == 0, let reason = shouldStop() {
                 throw RenderStopped(description: "rendering stopped after \(steps) steps: \(reason)")
@@ -44,7 +45,8 @@ extension Template {
         mutating func append(_ text: String) throws(RenderStopped) {
             outputBytes += text.utf8.count
             if outputBytes > limits.outputBytes {
-                throw RenderStopped(description: "rendering stopped: the body would be larger than \(limits.outputBytes) bytes")
+                throw RenderStopped(
+                    description: "rendering stopped: the body would be larger than \(limits.outputBytes) bytes", isBudget: true)
             }
             output += text
         }

@@ -12,8 +12,11 @@ package enum TemplateValue: Sendable {
     case array([TemplateValue])
     /// Members by name, in order (WireMock's request model, `formData`).
     case object(any TemplateObject)
-    /// JSON as parsed, wrapped without copying (the store, `jsonPath` results).
+    /// JSON as parsed, wrapped without copying (the store, a request body).
     case json(JSONValue)
+    /// JSON in document order (`jsonPath` results): lists render as compact JSON, objects as
+    /// Jackson's pretty printer writes them, as WireMock shows them.
+    case ordered(OrderedJSON)
     /// An instant, shown in `timeZone` (`now`, `parseDate`).
     case date(Date, TimeZone)
     /// One or more values that render as the first (WireMock's `ListOrSingle`: a query item,
@@ -41,6 +44,12 @@ package enum TemplateValue: Sendable {
             }
         case .segmented(_, let parts):
             return Self.index(name, parts.count).map { parts[$0] }
+        case .ordered(let json):
+            switch json {
+            case .object: return json[name].map(TemplateValue.ordered)
+            case .array(let elements): return Self.index(name, elements.count).map { .ordered(elements[$0]) }
+            case .scalar: return nil
+            }
         case .null, .bool, .integer, .double, .string, .date, .json:
             return nil
         }
@@ -63,7 +72,11 @@ package enum TemplateValue: Sendable {
             return object.keys.sorted().map { ($0, .json(object[$0] ?? .null)) }
         case .object(let object):
             return object.members.map { ($0.key, $0.value) }
-        case .null, .bool, .integer, .double, .string, .date, .json:
+        case .ordered(.array(let elements)):
+            return elements.map { (nil, .ordered($0)) }
+        case .ordered(.object(let members)):
+            return members.map { ($0.key, .ordered($0.value)) }
+        case .null, .bool, .integer, .double, .string, .date, .json, .ordered:
             return nil
         }
     }
@@ -78,6 +91,7 @@ package enum TemplateValue: Sendable {
         case .double(let double): return .double(double)
         case .string(let string): return .string(string)
         case .json(let json): return json
+        case .ordered(let json): return json.value
         case .date: return .string(text(.handlebars))
         case .array(let elements), .listOrSingle(let elements): return .array(elements.map(\.jsonValue))
         case .segmented(let text, _): return .string(text)
@@ -137,7 +151,18 @@ extension TemplateValue {
             case .array(let elements): return !elements.isEmpty
             case .object: return true
             }
-        case .object, .date, .segmented: return true
+        case .ordered(.scalar(let json)): return TemplateValue(scalar: json).isTruthy(style)
+        case .ordered(.array(let elements)): return !elements.isEmpty
+        case .object, .date, .segmented, .ordered: return true
+        }
+    }
+
+    /// A JSON scalar unwrapped (`.json(.integer(1))` is `.integer(1)`); anything else as is.
+    package var unwrapped: TemplateValue {
+        switch self {
+        case .json(let json): return TemplateValue(scalar: json)
+        case .ordered(.scalar(let json)): return TemplateValue(scalar: json)
+        default: return self
         }
     }
 
@@ -167,6 +192,12 @@ extension TemplateValue {
             case .array: return String(decoding: json.data, as: UTF8.self)
             case .object: return Self.prettyJSON(json)
             default: return TemplateValue(scalar: json).text(style)
+            }
+        case .ordered(let json):
+            switch json {
+            case .scalar(let scalar): return TemplateValue(scalar: scalar).text(style)
+            case .array: return style == .mustache ? Template.interpolation(of: json.value) : json.compactJSON
+            case .object: return style == .mustache ? Template.interpolation(of: json.value) : json.javaText ?? ""
             }
         case .date(let date, let zone): return Self.iso8601(date, zone)
         case .listOrSingle(let elements): return elements.first?.text(style) ?? ""
@@ -211,11 +242,21 @@ extension TemplateValue {
     }
 
     /// ISO 8601 as WireMock writes dates: seconds, `Z` in UTC, else the offset (`+01:00`).
+    /// Computed from the calendar fields directly: a formatter per call costs more than a render.
     package static func iso8601(_ date: Date, _ zone: TimeZone) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = zone
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        let offset = zone.secondsFromGMT(for: date)
+        var seconds = time_t((date.timeIntervalSince1970).rounded(.down)) + time_t(offset)
+        var fields = tm()
+        gmtime_r(&seconds, &fields)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = Int(fields.tm_year) + 1900
+        let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+        var text =
+            "\(yearText)-\(two(fields.tm_mon + 1))-\(two(fields.tm_mday))T\(two(fields.tm_hour)):\(two(fields.tm_min)):\(two(fields.tm_sec))"
+        if offset == 0 { return text + "Z" }
+        let magnitude = Int32(abs(offset) / 60)
+        text += (offset < 0 ? "-" : "+") + two(magnitude / 60) + ":" + two(magnitude % 60)
+        return text
     }
 
     /// JSON as Jackson's default pretty printer writes it (WireMock's `jsonPath` objects):
@@ -260,5 +301,13 @@ extension String {
             }
         }
         return result
+    }
+}
+
+extension OrderedJSON.Member {
+    /// A member, for values a dialect builds (`toJson` of a request model object).
+    package init(_ key: String, _ value: OrderedJSON) {
+        self.key = key
+        self.value = value
     }
 }

@@ -6,7 +6,7 @@ import HTTPMock
 enum WireMockResponse {
     static let keys: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-        "fixedDelayMilliseconds", "fault", "proxyBaseUrl",
+        "fixedDelayMilliseconds", "fault", "proxyBaseUrl", "transformers", "transformerParameters",
     ]
 
     static let faults: [String: MockResponse.Fault] = [
@@ -83,11 +83,18 @@ enum WireMockResponse {
         return headers
     }
 
-    /// The response of a validated definition; `files` is the `__files` folder.
-    static func make(_ value: JSONValue, files: URL?) throws(WireMockMappingError) -> MockResponse {
+    /// The response of a validated definition; `files` is the `__files` folder. A templated
+    /// definition (`transformers`, or `globalTemplating`) renders per request (SPEC §21).
+    static func make(_ value: JSONValue, files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> MockResponse {
         try validate(value)
         guard case .object(let raw) = value else { return .empty() }
         let object = raw.filter { $0.value != .null }
+        if let templated = try WireMockResponseTemplate.make(
+            object, files: files, globalTemplating: globalTemplating,
+            staticResponse: { twin throws(WireMockMappingError) in try make(.object(twin), files: files) })
+        {
+            return templated
+        }
         let status: HTTPStatus = if case .integer(let code)? = object["status"] { HTTPStatus(code) } else { .ok }
         let headers = try object["headers"].map { value throws(WireMockMappingError) in try self.headers(value) } ?? HTTPHeaders()
         var delivery = Delivery.instant
