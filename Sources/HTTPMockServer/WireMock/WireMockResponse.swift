@@ -55,7 +55,10 @@ enum WireMockResponse {
             }
         }
         if let proxy = object["proxyBaseUrl"] {
-            guard case .string(let text) = proxy, let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            // A template (`{{…}}`) is checked when it is rendered, per request.
+            guard case .string(let text) = proxy,
+                text.contains("{{") || URL(string: text).map({ $0.scheme != nil && $0.host != nil }) == true
+            else {
                 throw WireMockMappingError(
                     pointer: "/response/proxyBaseUrl", message: "must be a URL like http://localhost:8000, got \(proxy)")
             }
