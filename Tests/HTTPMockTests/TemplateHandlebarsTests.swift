@@ -89,6 +89,13 @@ struct TemplateHandlebarsTests {
         #expect(try render("{{#each empty}}x{{else}}nothing{{/each}}", data) == "nothing")
         #expect(try render("{{#each (list 1 2)}}[{{this}}]{{/each}}") == "[1][2]")
         #expect(try render("{{#each list}}{{#each ../list}}{{../this}}{{this}} {{/each}}{{/each}}", data) == "aa ab ac ba bb bc ca cb cc ")
+        // Block parameters, as WireMock's documentation writes them.
+        #expect(try render("{{#each list as |item|}}{{item}};{{/each}}", data) == "a;b;c;")
+        #expect(try render("{{#each object as |value key|}}{{key}}={{value}} {{/each}}", data) == "k1=1 k2=2 ")
+        #expect(
+            try render("{{#each list as |item i|}}{{#each ../list as |other|}}{{i}}{{item}}{{other}} {{/each}}{{/each}}", data).hasPrefix(
+                "0aa 0ab"))
+        #expect(try render("{{#with object as |o|}}{{o.k2}}{{/with}}", data) == "2")
     }
 
     @Test("helper calls: positional and key=value arguments, literals, sub-expressions, block content, assignments")
@@ -125,6 +132,7 @@ struct TemplateHandlebarsTests {
         #expect(message("{{upper (upper 'x'}}") == "1:1: {{upper (upper 'x'}}: ( is never closed with )")
         #expect(message("{{#if a}}") == "1:1: {{#if}} is never closed with {{/if}}")
         #expect(message("{{'lit' 1}}") == "1:1: {{'lit' 1}}: a literal takes no arguments")
+        #expect(message("{{#if a as |b|}}{{/if}}") == "1:1: {{#if a as |b|}}: only #each and #with take block parameters")
         let deep = "{{upper " + String(repeating: "(upper ", count: 40) + "'x'" + String(repeating: ")", count: 40) + "}}"
         #expect(message(deep).hasSuffix("sub-expressions are nested more than 32 deep"))
     }

@@ -324,9 +324,22 @@ struct Parser {
             if topLevel, let check, let problem = check(name) { throw .init(message: tag.position + problem) }
             return Open(kind: .section(name), closeName: name.text, shown: "{{\(sigil)\(name.text)}}", tag: tag, fillsInverse: inverted)
         }
-        var reader = ExpressionReader(tag.content, tag: tag, dialect: dialect)
+        // Block parameters: `{{#each list as |item index|}}`.
+        var content = tag.content
+        var parameters: [String] = []
+        if content.hasSuffix("|"), let start = content.range(of: " as |", options: .backwards) {
+            parameters = content[start.upperBound...].dropLast().split(separator: " ").map(String.init)
+            content = String(content[..<start.lowerBound])
+            guard !parameters.isEmpty, parameters.count <= 2, parameters.allSatisfy({ $0.allSatisfy(ExpressionReader.isIdentifier) }) else {
+                throw .init(message: tag.position + "\(tag.shown): block parameters are one or two names, as |item index|")
+            }
+        }
+        var reader = ExpressionReader(content, tag: tag, dialect: dialect)
         let head = try reader.invocation()
         let shown = "{{\(sigil)\(head.text)}}"
+        if !parameters.isEmpty, head.text != "each", head.text != "with" {
+            throw .init(message: tag.position + "\(tag.shown): only #each and #with take block parameters")
+        }
         func only(_ kind: (Template.Expression) -> Template.BlockKind) throws(Template.ParseError) -> Open {
             guard head.positional.count == 1 else {
                 throw .init(message: tag.position + "\(tag.shown): #\(head.text) takes one argument, got \(head.positional.count)")
@@ -336,8 +349,8 @@ struct Parser {
         switch head.text {
         case "if": return try only { .ifTrue($0) }
         case "unless": return try only { .unless($0) }
-        case "each": return try only { .each($0) }
-        case "with": return try only { .with($0) }
+        case "each": return try only { .each($0, parameters: parameters) }
+        case "with": return try only { .with($0, parameters: parameters) }
         default: break
         }
         if let call = try reader.call(head) {

@@ -9,6 +9,8 @@ extension Template {
             var index = -1
             var count = 0
             var key: String?
+            /// Block parameters (`as |item index|`), found before the frame's members.
+            var names: [(name: String, value: TemplateValue)] = []
         }
 
         let limits: Limits
@@ -76,14 +78,14 @@ extension Template {
                 try render(try evaluate(condition).isTruthy(style) ? body : inverse)
             case .unless(let condition):
                 try render(try evaluate(condition).isTruthy(style) ? inverse : body)
-            case .with(let expression):
+            case .with(let expression, let parameters):
                 let value = try evaluate(expression)
                 guard value.isTruthy(style) else { return try render(inverse) }
-                try within(Frame(value: value), body)
-            case .each(let expression):
+                try within(Frame(value: value, names: parameters.prefix(1).map { ($0, value) }), body)
+            case .each(let expression, let parameters):
                 let value = try evaluate(expression)
                 guard value.isTruthy(style), let elements = value.elements, !elements.isEmpty else { return try render(inverse) }
-                try iterate(elements, body)
+                try iterate(elements, body, parameters: parameters)
             case .helper(let call):
                 switch call.helper.blockUse {
                 case .content:
@@ -127,10 +129,17 @@ extension Template {
             try render(body)
         }
 
-        mutating func iterate(_ elements: [(key: String?, value: TemplateValue)], _ body: [Node]) throws(RenderStopped) {
+        mutating func iterate(
+            _ elements: [(key: String?, value: TemplateValue)], _ body: [Node], parameters: [String] = []
+        )
+            throws(RenderStopped)
+        {
             for (index, element) in elements.enumerated() {
                 try step()
-                try within(Frame(value: element.value, index: index, count: elements.count, key: element.key), body)
+                var frame = Frame(value: element.value, index: index, count: elements.count, key: element.key)
+                if let name = parameters.first { frame.names.append((name, element.value)) }
+                if parameters.count > 1 { frame.names.append((parameters[1], element.key.map(TemplateValue.string) ?? .integer(index))) }
+                try within(frame, body)
             }
         }
 
@@ -164,7 +173,12 @@ extension Template {
                         var found: TemplateValue?
                         var level = top
                         while level >= 0, found == nil {
-                            found = frames[level].value.member(first)
+                            let frame = frames[level]
+                            if !frame.names.isEmpty, let named = frame.names.first(where: { $0.name == first }) {
+                                found = named.value
+                            } else {
+                                found = frame.value.member(first)
+                            }
                             level -= 1
                         }
                         guard let found else { return nil }

@@ -54,8 +54,9 @@ struct Template: Sendable {
         case section(Name)
         case ifTrue(Expression)
         case unless(Expression)
-        case each(Expression)
-        case with(Expression)
+        /// `#each list as |item index|`: the block parameters' names, if any.
+        case each(Expression, parameters: [String])
+        case with(Expression, parameters: [String])
         case helper(Call)
     }
 
