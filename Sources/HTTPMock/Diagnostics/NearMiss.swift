@@ -28,13 +28,7 @@ enum NearMissAnalysis {
         for request: MockRequest, routes: [Route], queues: [QueueState],
         scenarios: [String: String] = [:]
     ) -> [NearMiss] {
-        var json: JSONValue??
-        let parsedJSON: () -> JSONValue? = {
-            if let json { return json }
-            let value = request.body.flatMap(JSONValue.parse)
-            json = .some(value)
-            return value
-        }
+        var facts = RequestFacts()
         let segments = request.pathSegments
         var misses: [(NearMiss, Int)] = []
         for (position, route) in routes.enumerated() {
@@ -42,7 +36,7 @@ enum NearMissAnalysis {
             misses.append(
                 (
                     analyze(
-                        route.key, queue: queue, request: request, segments: segments, json: parsedJSON,
+                        route.key, queue: queue, request: request, segments: segments, facts: &facts,
                         scenarios: scenarios, location: route.location), route.order
                 ))
         }
@@ -52,7 +46,7 @@ enum NearMissAnalysis {
 
     private static func analyze(
         _ key: RouteKey, queue: QueueState, request: MockRequest, segments: [String],
-        json: () -> JSONValue?, scenarios: [String: String], location: SourceLocation?
+        facts: inout RequestFacts, scenarios: [String: String], location: SourceLocation?
     ) -> NearMiss {
         var distance = 0.0
         var reasons: [String] = []
@@ -62,7 +56,9 @@ enum NearMissAnalysis {
             distance += 3 * max(0.1, difference(key.host.description, requestHost))
             reasons.append("host: expected \(key.host), got \(requestHost)")
         }
-        if key.path.match(segments) == nil {
+        // A URL rule (a WireMock mapping's) says more than the path pattern it is indexed by.
+        let parameters = key.path.match(segments)
+        if key.conditions?.url == nil, parameters == nil {
             distance += 3 * max(0.1, difference(key.path.description, request.normalizedPath))
             reasons.append("path: expected \(key.path), got \(request.normalizedPath)")
         }
@@ -82,9 +78,16 @@ enum NearMissAnalysis {
             distance += min(1, 0.5 + 0.25 * Double(lines.count))
             reasons += lines
         }
-        if let body = key.body, !body.matches(request, json: json) {
+        if let body = key.body, !body.matches(request, json: { facts.json(of: request) }) {
             distance += 1
             reasons.append("body: expected \(body), got \(describeBody(request.body))")
+        }
+        if let conditions = key.conditions {
+            for miss in conditions.misses(request, parameters: parameters ?? [:], facts: &facts) {
+                // The URL weighs as a path does; each other matcher as a query or header line.
+                distance += miss.weight >= 10 ? 3 * max(0.1, miss.distance) : max(0.25, miss.distance)
+                reasons.append(miss.line)
+            }
         }
         if let required = key.scenario {
             let current = scenarios[required.scenario] ?? ScenarioState.started

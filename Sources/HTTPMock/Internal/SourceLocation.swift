@@ -6,5 +6,6 @@ struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     var line: Int
     var column: Int
 
-    var description: String { "\(fileID):\(line)" }
+    /// `file:line`; without the line when there is none (0: a mapping posted to the admin API).
+    var description: String { line > 0 ? "\(fileID):\(line)" : fileID }
 }

@@ -16,12 +16,15 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         let target: Target
         let headers: HTTPHeaders
         let body: Data?
+        /// The client's address, when a transport knows it (the server's peer).
+        let clientAddress: String?
 
-        init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?) {
+        init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?, clientAddress: String? = nil) {
             self.method = method
             self.target = target
             self.headers = headers
             self.body = body
+            self.clientAddress = clientAddress
         }
     }
 
@@ -40,6 +43,14 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         /// Where a server's client sent the request, when that is not ``url`` (the server
         /// matches a request naming it as sent to the impersonated host); `nil`: ``url``.
         let called: CalledURL?
+        /// The path as the client wrote it (percent-encoding kept; `/` when empty), for rules
+        /// on the URL as sent (WireMock's `urlPath`, `urlPathPattern`).
+        let rawPath: String
+        /// The query as the client wrote it, without `?`.
+        let rawQuery: String?
+
+        /// Path and query as the client wrote them (WireMock's `url`, `urlPattern`).
+        var rawPathAndQuery: String { rawQuery.map { rawPath + "?" + $0 } ?? rawPath }
 
         /// Reads `url`'s scheme, host, port, path and query.
         ///
@@ -64,6 +75,8 @@ public struct MockRequest: Sendable, CustomStringConvertible {
                 scheme = given.utf8.contains(where: { $0 >= 65 && $0 <= 90 }) ? given.lowercased() : given
             }
             self.queryItems = MockRequest.queryItems(query)
+            self.rawPath = path.isEmpty ? "/" : path
+            self.rawQuery = query
             self.normalizedPath = RoutePath.normalize(path)
             self.normalizedHost = RouteHost.normalize(host)
             self.port = port
@@ -157,10 +170,31 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         self.init(method: method, target: Target(url), headers: headers, body: body)
     }
 
-    /// A request to a URL already read (``Target``).
-    package init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?) {
-        self.storage = Storage(method: method, target: target, headers: headers, body: body)
+    /// A request to a URL already read (``Target``), from `clientAddress` when the transport knows it.
+    package init(method: HTTPMethod, target: Target, headers: HTTPHeaders, body: Data?, clientAddress: String? = nil) {
+        self.storage = Storage(method: method, target: target, headers: headers, body: body, clientAddress: clientAddress)
         self.pathParameters = [:]
+    }
+
+    /// The client's address, when the transport knows it (the server's peer); `nil` in process.
+    package var clientAddress: String? { storage.clientAddress }
+
+    /// The host the client named: its `Host` header without the port, else the URL's host.
+    var clientHost: String {
+        guard let host = headers["Host"], !host.isEmpty else { return url.host ?? normalizedHost }
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
+        return String(host.prefix { $0 != ":" })
+    }
+
+    /// The port the client named: its `Host` header's, else the URL's, else the scheme's default.
+    var clientPort: Int? {
+        if let host = headers["Host"] {
+            let afterBracket = host.lastIndex(of: "]").map { host[host.index(after: $0)...] } ?? host[...]
+            if let colon = afterBracket.lastIndex(of: ":"), let port = Int(afterBracket[afterBracket.index(after: colon)...]) {
+                return port
+            }
+        }
+        return effectivePort
     }
 
     /// What the URL says for lookup, for a copy of this request with another method, headers or body.

@@ -156,7 +156,8 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A malformed host or path pattern, with a message naming it.
-struct PatternError: Error, Sendable {
-    let message: String
-    init(_ message: String) { self.message = message }
+package struct PatternError: Error, Sendable, CustomStringConvertible {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

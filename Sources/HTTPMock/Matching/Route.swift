@@ -9,6 +9,8 @@ struct RouteKey: Hashable, Sendable {
     var headers: HeaderRequirement?
     var body: BodyMatcher?
     var predicate: RequestPredicate?
+    /// A front end's further conditions (WireMock's URL rules and matchers), compiled once.
+    var conditions: RequestConditions? = nil
     /// The scenario state the route needs; checked under the registry's lock, with the pop.
     var scenario: ScenarioState?
     /// WireMock's `priority` (1 highest), compared before specificity; `nil` counts as 5,
@@ -25,7 +27,7 @@ struct RouteKey: Hashable, Sendable {
     var constraintCount: Int {
         (host.port == nil ? 0 : 1) + (method == nil ? 0 : 1) + (query == nil ? 0 : 1)
             + (headers == nil ? 0 : 1) + (body == nil ? 0 : 1) + (predicate == nil ? 0 : 1)
-            + (scenario == nil ? 0 : 1)
+            + (scenario == nil ? 0 : 1) + (conditions?.count ?? 0)
     }
 
     var specificity: Specificity {
@@ -36,13 +38,15 @@ struct RouteKey: Hashable, Sendable {
             constraints: constraintCount)
     }
 
-    /// Whether everything but host and path matches (the index has matched those).
-    /// `json` parses the request body at most once per request, however many routes ask.
-    func matchesConstraints(_ request: MockRequest, json: () -> JSONValue?) -> Bool {
+    /// Whether everything but host and path matches (the index has matched those; the path
+    /// captured `parameters`). `facts` reads each part of the body at most once per request,
+    /// however many routes ask.
+    func matchesConstraints(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts) -> Bool {
         if let method, method != request.method { return false }
         if let query, !query.matches(request.query) { return false }
         if let headers, !headers.matches(request.headers) { return false }
-        if let body, !body.matches(request, json: json) { return false }
+        if let body, !body.matches(request, json: { facts.json(of: request) }) { return false }
+        if let conditions, !conditions.matches(request, parameters: parameters, facts: &facts) { return false }
         if let predicate, !predicate.test(request) { return false }
         return true
     }
@@ -105,7 +109,7 @@ final class Route: Sendable {
         self.order = order
         self.location = location
         self.name = key.description
-        self.runsUserCode = key.body != nil || key.predicate != nil
+        self.runsUserCode = key.body != nil || key.predicate != nil || key.conditions?.isExpensive == true
     }
 
     /// Whether `self` takes precedence over `other`.

@@ -9,7 +9,8 @@ extension Registry {
     static func matchingRoutesFallingBackToGet(for request: MockRequest, in snapshot: Routes, runningUserCode: Bool) -> Matches? {
         let matches = matchingRoutes(for: request, in: snapshot, runningUserCode: runningUserCode)
         guard request.method == .head, let matches, matches.first(where: { _ in true }) == nil else { return matches }
-        let asGet = MockRequest(method: .get, target: request.target, headers: request.headers, body: request.body)
+        let asGet = MockRequest(
+            method: .get, target: request.target, headers: request.headers, body: request.body, clientAddress: request.clientAddress)
         return matchingRoutes(for: asGet, in: snapshot, runningUserCode: runningUserCode)
     }
 }

@@ -12,7 +12,8 @@ struct JournalLimits: Sendable {
     /// `request` as the journal keeps it, and the size of the body it dropped, if any.
     func kept(_ request: MockRequest) -> (MockRequest, droppedBodySize: Int?) {
         guard let limit = maximumBodyBytes, let body = request.body, body.count > limit else { return (request, nil) }
-        var trimmed = MockRequest(method: request.method, target: request.target, headers: request.headers, body: nil)
+        var trimmed = MockRequest(
+            method: request.method, target: request.target, headers: request.headers, body: nil, clientAddress: request.clientAddress)
         trimmed.pathParameters = request.pathParameters
         return (trimmed, body.count)
     }

@@ -89,27 +89,20 @@ extension Registry {
             host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath, segments: { request.pathSegments })
         guard !positions.isEmpty else { return Matches() }
         if !runningUserCode {
-            for position in positions where snapshot.routes[position].runsUserCode {
-                return nil
+            for position in positions {
+                let route = snapshot.routes[position]
+                if route.runsUserCode { return nil }
+                // A regular expression that could take long on this request's URL or headers.
+                if let conditions = route.key.conditions, conditions.needsSlowPath(for: request) { return nil }
             }
         }
-        // The body is parsed as JSON at most once, and only if a body matcher asks; a local
-        // captured by a non-escaping closure, so a request allocates nothing for it.
-        var parsed: JSONValue??
+        // Each part of the body is parsed at most once, and only if a matcher asks; a local, so
+        // a request whose routes ask nothing allocates nothing for it.
+        var facts = RequestFacts()
         var segments: [String]?
         var matching = Matches()
         for position in positions {
             let route = snapshot.routes[position]
-            guard
-                route.key.matchesConstraints(
-                    request,
-                    json: {
-                        if let parsed { return parsed }
-                        let value = request.body.flatMap(JSONValue.parse)
-                        parsed = .some(value)
-                        return value
-                    })
-            else { continue }
             let parameters: [String: String]
             if route.key.path.isLiteral {
                 parameters = [:]
@@ -118,6 +111,7 @@ extension Registry {
                 guard let captured = route.key.path.match(segments ?? []) else { continue }
                 parameters = captured
             }
+            guard route.key.matchesConstraints(request, parameters: parameters, facts: &facts) else { continue }
             matching.append((position, parameters))
         }
         matching.sort { snapshot.routes[$0.0].precedes(snapshot.routes[$1.0]) }
@@ -169,7 +163,7 @@ extension MockResponse {
     func completeAnswer(under settings: SettingsSnapshot) -> ImmediateAnswer? {
         guard let immediate else { return nil }
         switch delivery.kind {
-        case .instant: guard settings.value.defaultDelay == 0 else { return nil }
+        case .instant: guard settings.value.defaultDelay == 0, settings.value.randomDelay == nil else { return nil }
         case .delayed(let seconds): guard seconds == 0 else { return nil }
         case .throttled, .never, .held: return nil
         }

@@ -10,6 +10,8 @@ struct InstanceSettings: Sendable {
     var unmockedPolicy = UnmockedPolicy.notFound
     var timeout: TimeInterval = 15
     var defaultDelay: TimeInterval = 0
+    /// Drawn for each `.instant` response and added to ``defaultDelay`` (Registry+AdminJournal.swift).
+    var randomDelay: RandomDelay? = nil
     var followsRedirects = true
     var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger, ignoresMatches: true)
 }

@@ -219,7 +219,7 @@ private struct ServedRun: Sendable {
     func answer(_ response: MockResponse, to request: MockRequest, inherited: Delivery?, outcomePending: Bool) async -> ServedAnswer {
         let rate: Int?
         let action: ResponsePlan.Action
-        switch ResponsePlan.first(response, to: request, inherited: inherited, defaultDelay: settings.defaultDelay) {
+        switch ResponsePlan.first(response, to: request, inherited: inherited, defaultDelay: settings.instantDelay) {
         case .refuse(let error):
             return fail(error)
         case .runHandler(let handler, let delivery):
@@ -255,7 +255,7 @@ private struct ServedRun: Sendable {
     /// refused, or starts now and is neither a passthrough nor a file (whose size is read from
     /// the disk). `nil` otherwise.
     func answerAtOnce(_ response: MockResponse, to request: MockRequest) -> ServedAnswer? {
-        switch ResponsePlan.first(response, to: request, inherited: nil, defaultDelay: settings.defaultDelay) {
+        switch ResponsePlan.first(response, to: request, inherited: nil, defaultDelay: settings.instantDelay) {
         case .refuse(let error):
             return fail(error)
         case .runHandler, .start(.never, _, _), .start(.gate, _, _), .start(.after, _, _):

@@ -64,6 +64,7 @@ extension Exchange {
         let cookies = stored.filter { CookieRules.sends($0, to: request.url) }
         var headers = request.headers
         headers["Cookie"] = cookies.isEmpty ? nil : HTTPCookie.requestHeaderFields(with: cookies)["Cookie"]
-        return MockRequest(method: request.method, target: request.target, headers: headers, body: request.body)
+        return MockRequest(
+            method: request.method, target: request.target, headers: headers, body: request.body, clientAddress: request.clientAddress)
     }
 }

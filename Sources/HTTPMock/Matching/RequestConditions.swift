@@ -1,0 +1,315 @@
+import Foundation
+
+/// What a front end's route requires beyond host, path, method, query, headers and body
+/// matchers: a URL rule on the URL as the client wrote it (WireMock's `url`, `urlPath`,
+/// `urlPattern`, `urlPathPattern`) and value matchers on named parts of the request (headers,
+/// query parameters, cookies, form fields, path parameters, host, scheme, port, client address,
+/// body, multipart parts). Compiled once when the route is registered; immutable; compared by
+/// identity (each registration its own).
+///
+/// The route index narrows candidates by the route's path pattern — for a URL rule, the
+/// literal prefix of its path — and these conditions decide among them.
+package final class RequestConditions: Sendable, Hashable {
+    /// A rule on the URL as the client sent it (percent-encoding kept).
+    package enum URLRule: Sendable, CustomStringConvertible {
+        /// Path and query, exactly (WireMock's `url`).
+        case url(String)
+        /// The path, exactly (`urlPath`).
+        case path(String)
+        /// Path and query match wholly (`urlPattern`).
+        case urlPattern(TextRegex)
+        /// The path matches wholly (`urlPathPattern`).
+        case pathPattern(TextRegex)
+
+        package var description: String {
+            switch self {
+            case .url(let text): return "url \(text)"
+            case .path(let text): return "urlPath \(text)"
+            case .urlPattern(let regex): return "urlPattern \(regex.pattern)"
+            case .pathPattern(let regex): return "urlPathPattern \(regex.pattern)"
+            }
+        }
+    }
+
+    /// A part of the request one matcher reads.
+    package enum Field: Sendable, Hashable, CustomStringConvertible {
+        case header(String)
+        /// Query parameters decoded as forms encode them (`+` is a space), as WireMock reads them.
+        case query(String)
+        case cookie(String)
+        /// A field of an `application/x-www-form-urlencoded` body.
+        case form(String)
+        /// A `:name` segment of the route's path (WireMock's `pathParameters` with `urlPathTemplate`).
+        case pathParameter(String)
+        /// The host the client named (its `Host` header, without the port).
+        case host
+        case scheme
+        case port
+        /// The client's address (the server's peer; `127.0.0.1` in process).
+        case clientAddress
+        case body
+
+        package var description: String {
+            switch self {
+            case .header(let name): return "header \(name)"
+            case .query(let name): return "query parameter \(name)"
+            case .cookie(let name): return "cookie \(name)"
+            case .form(let name): return "form parameter \(name)"
+            case .pathParameter(let name): return "path parameter \(name)"
+            case .host: return "host"
+            case .scheme: return "scheme"
+            case .port: return "port"
+            case .clientAddress: return "client address"
+            case .body: return "body"
+            }
+        }
+    }
+
+    /// A field and what it must satisfy.
+    package struct Condition: Sendable {
+        package let field: Field
+        package let matcher: MultiValueMatcher
+        /// A name for reports (`bodyPatterns[0]`, `headers.Accept`); the field's own otherwise.
+        package let label: String?
+
+        package init(_ field: Field, _ matcher: MultiValueMatcher, label: String? = nil) {
+            self.field = field
+            self.matcher = matcher
+            self.label = label
+        }
+    }
+
+    package let url: URLRule?
+    package let conditions: [Condition]
+    package let multipart: [MultipartCondition]
+    /// Whether matching may parse a body, read XML or backtrack: then it runs outside the
+    /// registry's lock and off the event loop.
+    package let isExpensive: Bool
+    /// The regular expressions on the URL and the conditions with one, for the per-request
+    /// cost check.
+    private let urlRegex: TextRegex?
+    private let regexConditions: [Condition]
+
+    package init(url: URLRule?, conditions: [Condition], multipart: [MultipartCondition] = []) {
+        self.url = url
+        self.conditions = conditions
+        self.multipart = multipart
+        var urlRegex: TextRegex?
+        switch url {
+        case .urlPattern(let regex)?, .pathPattern(let regex)?: urlRegex = regex
+        default: break
+        }
+        self.urlRegex = urlRegex
+        self.regexConditions = conditions.filter { $0.matcher.hasRegex }
+        self.isExpensive =
+            !multipart.isEmpty || (urlRegex.map { !$0.isLinear } ?? false)
+            || conditions.contains { $0.field == .body || $0.matcher.isExpensive }
+    }
+
+    /// How many things the route checks, for specificity.
+    var count: Int { (url == nil ? 0 : 1) + conditions.count + multipart.count }
+
+    package static func == (lhs: RequestConditions, rhs: RequestConditions) -> Bool { lhs === rhs }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// Regular expressions cheaper than this (steps) run inline, under the registry's lock, on
+    /// the event loop; a dearer one sends the request to the matching queue.
+    static let inlineStepLimit = 50_000
+
+    /// Whether matching `request` may cost more than a few microseconds.
+    func needsSlowPath(for request: MockRequest) -> Bool {
+        if isExpensive { return true }
+        if let urlRegex,
+            urlRegex.cost(forLength: request.target.rawPath.utf8.count + (request.target.rawQuery?.utf8.count ?? 0) + 1)
+                > Self.inlineStepLimit
+        {
+            return true
+        }
+        for condition in regexConditions {
+            let length: Int
+            switch condition.field {
+            case .header(let name): length = request.headers[name]?.utf8.count ?? 0
+            default: length = (request.target.rawQuery?.utf8.count ?? 0) + request.target.rawPath.utf8.count
+            }
+            if condition.matcher.regexCost(forLength: length) > Self.inlineStepLimit { return true }
+        }
+        return false
+    }
+
+    /// Whether `request` (its path matched with `parameters`) meets every condition.
+    func matches(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts) -> Bool {
+        if let url, !Self.matches(url, request) { return false }
+        for condition in conditions where !condition.matcher.matches(values(of: condition.field, request, parameters, &facts)) {
+            return false
+        }
+        for pattern in multipart where !pattern.matches(facts.multipartParts(of: request)) {
+            return false
+        }
+        return true
+    }
+
+    static func matches(_ rule: URLRule, _ request: MockRequest) -> Bool {
+        switch rule {
+        case .url(let expected): return request.target.rawPathAndQuery == expected
+        case .path(let expected): return request.target.rawPath == expected
+        case .urlPattern(let regex): return regex.evaluate(request.target.rawPathAndQuery) == .match
+        case .pathPattern(let regex): return regex.evaluate(request.target.rawPath) == .match
+        }
+    }
+
+    /// The values `field` has in `request`: none when absent, one per occurrence otherwise.
+    func values(of field: Field, _ request: MockRequest, _ parameters: [String: String], _ facts: inout RequestFacts) -> FieldValues {
+        switch field {
+        case .header(let name): return .values(request.headers[name].map { [$0] } ?? [])
+        case .query(let name): return .values(facts.formDecodedQuery(of: request)[name] ?? [])
+        case .cookie(let name):
+            // A cookie the request does not send satisfies only `absent` (WireMock 2.35).
+            guard let values = facts.cookies(of: request)[name] else { return .missingCookie }
+            return .values(values)
+        case .form(let name): return .values(facts.form(of: request)[name] ?? [])
+        case .pathParameter(let name): return .values(parameters[name].map { [$0] } ?? request.pathParameters[name].map { [$0] } ?? [])
+        case .host: return .values([request.clientHost])
+        case .scheme: return .values([request.scheme])
+        case .port: return .values(request.clientPort.map { [String($0)] } ?? [])
+        case .clientAddress: return .values([request.clientAddress ?? "127.0.0.1"])
+        case .body: return .body(facts.body(of: request))
+        }
+    }
+}
+
+/// What a field holds in one request.
+package enum FieldValues {
+    case values([String])
+    case missingCookie
+    case body(RequestBody)
+}
+
+/// WireMock's matcher for a field that may repeat (a query parameter, a header): one matcher
+/// that any value may satisfy (none: the matcher sees a missing value), or 3.x's `hasExactly`
+/// (as many values as matchers, each matcher satisfied by one) and `includes` (each matcher
+/// satisfied by some value).
+package enum MultiValueMatcher: Sendable, CustomStringConvertible {
+    case single(ValueMatcher)
+    case hasExactly([ValueMatcher])
+    case includes([ValueMatcher])
+
+    func matches(_ field: FieldValues) -> Bool {
+        switch field {
+        case .body(let body):
+            if case .single(let matcher) = self { return matcher.matches(.body(body)) }
+            return false
+        case .missingCookie:
+            if case .single(.absent) = self { return true }
+            return false
+        case .values(let values):
+            switch self {
+            case .single(let matcher):
+                if values.isEmpty { return matcher.matches(.text(nil)) }
+                return values.contains { matcher.matches(.text($0)) }
+            case .hasExactly(let matchers):
+                return matchers.count == values.count && matchers.allSatisfy { matcher in values.contains { matcher.matches(.text($0)) } }
+            case .includes(let matchers):
+                return matchers.allSatisfy { matcher in values.contains { matcher.matches(.text($0)) } }
+            }
+        }
+    }
+
+    var isExpensive: Bool { all.contains(where: \.isExpensive) }
+    var hasRegex: Bool { all.contains { $0.regexCost(forLength: 1) > 0 } }
+    func regexCost(forLength length: Int) -> Int { all.reduce(0) { $0 + $1.regexCost(forLength: length) } }
+
+    private var all: [ValueMatcher] {
+        switch self {
+        case .single(let matcher): return [matcher]
+        case .hasExactly(let matchers), .includes(let matchers): return matchers
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .single(let matcher): return matcher.description
+        case .hasExactly(let matchers): return "hasExactly [" + matchers.map(\.description).joined(separator: "; ") + "]"
+        case .includes(let matchers): return "includes [" + matchers.map(\.description).joined(separator: "; ") + "]"
+        }
+    }
+}
+
+/// What the matchers of one request have decoded so far: each part of the request is read at
+/// most once, however many routes and matchers ask. A local of one lookup; never shared.
+struct RequestFacts {
+    private var cachedJSON: JSONValue??
+    private var cachedBody: RequestBody?
+    private var cachedQuery: [String: [String]]?
+    private var cachedCookies: [String: [String]]?
+    private var cachedForm: [String: [String]]?
+    private var cachedParts: [MultipartPart]??
+
+    /// The body as JSON (``BodyMatcher``'s reading: strict JSON).
+    mutating func json(of request: MockRequest) -> JSONValue? {
+        if let cachedJSON { return cachedJSON }
+        let value = request.body.flatMap(JSONValue.parse)
+        cachedJSON = .some(value)
+        return value
+    }
+
+    mutating func body(of request: MockRequest) -> RequestBody {
+        if let cachedBody { return cachedBody }
+        let body = RequestBody(request.body)
+        cachedBody = body
+        return body
+    }
+
+    mutating func formDecodedQuery(of request: MockRequest) -> [String: [String]] {
+        if let cachedQuery { return cachedQuery }
+        let query = FormDecoding.fields(request.target.rawQuery ?? "")
+        cachedQuery = query
+        return query
+    }
+
+    mutating func cookies(of request: MockRequest) -> [String: [String]] {
+        if let cachedCookies { return cachedCookies }
+        var cookies: [String: [String]] = [:]
+        // Several Cookie fields arrive joined with ", "; pairs are separated by "; ".
+        for pair in (request.headers["Cookie"] ?? "").split(whereSeparator: { $0 == ";" || $0 == "," }) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { continue }
+            var value = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            cookies[name, default: []].append(value)
+        }
+        cachedCookies = cookies
+        return cookies
+    }
+
+    mutating func form(of request: MockRequest) -> [String: [String]] {
+        if let cachedForm { return cachedForm }
+        let form = FormDecoding.fields(request.body.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        cachedForm = form
+        return form
+    }
+
+    mutating func multipartParts(of request: MockRequest) -> [MultipartPart]? {
+        if let cachedParts { return cachedParts }
+        let parts = Multipart.parts(of: request)
+        cachedParts = .some(parts)
+        return parts
+    }
+}
+
+/// `application/x-www-form-urlencoded` decoding: `&`-separated pairs, `+` is a space, then
+/// percent-decoding; repeated names keep every value in order.
+enum FormDecoding {
+    static func fields(_ text: String) -> [String: [String]] {
+        var fields: [String: [String]] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            fields[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
+        }
+        return fields
+    }
+
+    static func decode(_ part: Substring) -> String {
+        String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncodingIfValid
+    }
+}
