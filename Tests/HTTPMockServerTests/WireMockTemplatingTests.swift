@@ -163,6 +163,23 @@ struct WireMockTemplatingTests {
         #expect(parseError("{{jsonPath request.body '$.a[?(@.b ==' }}").contains("is not a JSONPath"))
     }
 
+    @Test(
+        "xPath: text and attribute values, elements as Java's transformer prints them, #each over a node-set, errors as WireMock writes them"
+    )
+    func xPath() throws {
+        let body = request(method: .post, body: #"<a><b>hi</b><c id="1">x</c><c id="2">y</c><d><e>1</e><f/></d></a>"#)
+        #expect(
+            try render(
+                "{{xPath request.body '/a/b/text()'}}|{{xPath request.body '/a/c/text()'}}|{{xPath request.body '//c/@id'}}|{{xPath request.body '/a/nope'}}",
+                body) == "hi|x|1|")
+        #expect(try render("{{{xPath request.body '//d'}}}", body) == "<d>\n  <e>1</e>\n  <f/>\n</d>\n")
+        #expect(try render("{{xPath request.body '/a/b'}}", body) == "&lt;b&gt;hi&lt;/b&gt;\n")
+        #expect(try render("{{#each (xPath request.body '/a/c/text()')}}[{{this}}]{{/each}}", body) == "[x][y]")
+        #expect(try render("{{xPath request.body 'count(/a/c)'}}", body) == "[ERROR: count(/a/c) is not a valid XPath expression]")
+        #expect(try render("{{xPath request.body '/a'}}", request(method: .post, body: "not xml")) == "[ERROR: not xml is not valid XML]")
+        #expect(parseError("{{xPath request.body '/a['}}").contains("is not an XPath"))
+    }
+
     @Test("toJson, jsonArrayAdd (WireMock 3's helpers)")
     func jsonHelpers() throws {
         let body = request(method: .post, body: #"{"items":[{"id":1}],"obj":{"z":1,"a":[2]}}"#)

@@ -11,6 +11,12 @@ import HTTPMock
 //   {{jsonPath request.body '$.s'}} → x&lt;y   {{jsonPath request.body '$.missing'}} → (nothing)
 //   {{#each (jsonPath request.body '$.obj')}}{{@key}}={{this}};{{/each}} → a=1;b=[true,null];
 //   {{size (jsonPath request.body '$.list')}} → 3   {{jsonPath 'not json' '$.a'}} → (nothing)
+// `xPath` (the XPath 1.0 evaluator of WireMock/XML/), for <a><b>hi</b><c id="1">x</c><c id="2">y</c><d><e>1</e><f/></d></a>:
+//   {{xPath request.body '/a/b/text()'}} → hi   {{xPath request.body '//c/@id'}} → 1 (the first)
+//   {{{xPath request.body '//d'}}} → <d>\n  <e>1</e>\n  <f/>\n</d>\n (Java's transformer's layout)
+//   {{#each (xPath request.body '/a/c/text()')}}[{{this}}]{{/each}} → [x][y]   {{xPath request.body '/a/nope'}} → (nothing)
+//   {{xPath request.body 'count(/a/c)'}} → [ERROR: count(/a/c) is not a valid XPath expression] (node-sets only)
+//   {{xPath 'not xml' '/a'}} → [ERROR: not xml is not valid XML]
 
 extension WireMockTemplating {
     static let documentHelpers: [String: TemplateHelper] = [
@@ -32,6 +38,22 @@ extension WireMockTemplating {
                 case .exceededBudget: throw TemplateHelperError("\(path.text) went over its evaluation budget")
                 case .failed(let message): return failure(message)
                 }
+            }),
+        "xPath": TemplateHelper(
+            prepare: { site throws(TemplateHelperError) in
+                guard site.positional.count > 1, let path = site.positional[1] else { return nil }
+                return try compiledXPath(path)
+            },
+            call: { call throws(TemplateHelperError) in
+                guard call.positional.count >= 2, !call.positional[1].helperText.isEmpty else {
+                    return failure("The XPath expression cannot be empty")
+                }
+                let path = try reuse(call) { () throws(TemplateHelperError) in try compiledXPath(call.positional[1]) }
+                let text = call.positional[0].helperText
+                guard let tree = try? XMLTree(parsing: text) else { return failure("\(text) is not valid XML") }
+                guard let nodes = path.selectNodes(in: tree) else { return failure("\(path.text) is not a valid XPath expression") }
+                if nodes.isEmpty { return .null }
+                return .listOrSingle(nodes.map { .string(XMLPrinter.text(of: $0, in: tree)) })
             }),
         "toJson": TemplateHelper { call in
             let json = ordered(call.argument(0) ?? .null)
@@ -76,6 +98,14 @@ extension WireMockTemplating {
             return try JSONPath(text)
         } catch {
             throw TemplateHelperError("\(text) is not a JSONPath: \(error)")
+        }
+    }
+
+    static func compiledXPath(_ value: TemplateValue) throws(TemplateHelperError) -> XPath {
+        do {
+            return try XPath(value.helperText)
+        } catch {
+            throw TemplateHelperError("\(value.helperText) is not an XPath: \(error.message)")
         }
     }
 
