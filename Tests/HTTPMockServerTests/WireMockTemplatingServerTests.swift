@@ -56,6 +56,10 @@ let mixedTemplatingMappings: [String: String] = [
     {"request": {"method": "GET", "url": "/binary"},
      "response": {"status": 200, "base64Body": "e3tyZXF1ZXN0LnBhdGh9fQ==", "transformers": ["response-template"]}}
     """#,
+    "partial.json": #"""
+    {"request": {"method": "GET", "url": "/greeting?name=Lin"},
+     "response": {"status": 200, "body": "[{{> greeting}}]", "transformers": ["response-template"]}}
+    """#,
     "failing.json": #"""
     {"request": {"method": "GET", "url": "/divide"},
      "response": {"status": 200, "body": "{{math 1 '/' 0}}", "transformers": ["response-template"]}}
@@ -65,6 +69,7 @@ let mixedTemplatingMappings: [String: String] = [
 let mixedTemplatingFiles: [String: String] = [
     "pages/about.txt": "About {{request.pathSegments.[1]}}, asked with {{request.method}}",
     "pages/static.txt": "static name, {{upper 'templated'}} content",
+    "greeting.hbs": "Hi {{request.query.name}}",
 ]
 
 @Suite("WireMock response templating through the server (SPEC §21)", .serialized, .timeLimit(.minutes(1)))
@@ -114,6 +119,8 @@ struct WireMockTemplatingServerTests {
 
         #expect(try await get(session, base + "/files/about").text == "About about, asked with GET")
         #expect(try await get(session, base + "/static-file").text == "static name, TEMPLATED content")
+        // A partial comes from __files/ (name, else name.hbs).
+        #expect(try await get(session, base + "/greeting?name=Lin").text == "[Hi Lin]")
         // base64Body is not templated (as in WireMock).
         #expect(try await get(session, base + "/binary").text == "{{request.path}}")
         // A file that is not there, or a name that leaves __files/, is a 500 naming it, never another file.

@@ -32,7 +32,8 @@ final class WireMockRequestModel: TemplateObject, @unchecked Sendable {
 
     var members: [(key: String, value: TemplateValue)] { Self.names.compactMap { name in member(name).map { (name, $0) } } }
 
-    private var called: URL { request.calledURL }
+    /// The URL the client called, made once (`calledURL` builds it on each read).
+    private lazy var called: URL = request.calledURL
 
     private func compute(_ name: String) -> TemplateValue? {
         switch name {
@@ -74,8 +75,8 @@ final class WireMockRequestModel: TemplateObject, @unchecked Sendable {
         case "scheme":
             return .string(called.scheme ?? "http")
         case "clientIp":
-            // The transport does not hand the peer's address on yet; the journal says the same.
-            return .string("127.0.0.1")
+            // As the matchers read it: the peer's address when the transport hands it on.
+            return .string(request.clientAddress ?? "127.0.0.1")
         case "pathParameters":
             return .object(TemplateMap(request.pathParameters.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
         default:
@@ -84,9 +85,7 @@ final class WireMockRequestModel: TemplateObject, @unchecked Sendable {
     }
 
     /// The path as the client sent it, percent-encoding kept.
-    private var encodedPath: String {
-        URLComponents(url: called, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? called.path
-    }
+    private lazy var encodedPath: String = URLComponents(url: called, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? called.path
 
     /// `Cookie: a=1; b=2; a=3` as single-or-lists by name, in order.
     static func cookies(_ header: String?) -> [(key: String, value: TemplateValue)] {
