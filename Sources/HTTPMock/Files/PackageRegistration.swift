@@ -70,6 +70,12 @@ extension HTTPMock {
         try Registration.registerOrThrow(definitions, on: registry, defaultDomain: defaultDomain, operation: operation)
     }
 
+    /// Records a registration mistake that did not stop the registration (a Voodoo script that
+    /// does not compile) as a test failure at the registering call site (SPEC §7).
+    package func reportRegistrationMistake(_ message: String, fileID: String, filePath: String, line: Int, column: Int) {
+        Reporter.fail(message, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
     /// What a §16 template sees for `request` (`request`, `store`, `now`, `uuid`).
     package func templateContext(for request: MockRequest) -> JSONValue {
         TemplateNames.context(for: request, store: store)

@@ -51,8 +51,10 @@ extension Registry {
         var resolution = decided
         if case .unmatched = resolution.answer {
             // Outside the lock: the analysis reads every route and may run user predicates.
-            let misses = NearMissAnalysis.nearMisses(for: request, routes: snapshot.routes, queues: queues, scenarios: scenarios)
-            let report = NearMissAnalysis.report(for: request, nearMisses: misses)
+            let reveal = resolution.settings.value.revealSecrets
+            let misses = NearMissAnalysis.nearMisses(
+                for: request, routes: snapshot.routes, queues: queues, scenarios: scenarios, revealSecrets: reveal)
+            let report = NearMissAnalysis.report(for: request, nearMisses: misses, revealSecrets: reveal)
             resolution.nearMissReport = report
             updateJournal(resolution.journalID) { $0.nearMissReport = report }
         }

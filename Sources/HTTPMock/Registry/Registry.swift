@@ -14,6 +14,8 @@ struct InstanceSettings: Sendable {
     var randomDelay: RandomDelay? = nil
     var followsRedirects = true
     var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger, ignoresMatches: true)
+    /// Whether reports show secrets as sent (``HTTPMock/revealSecrets``).
+    var revealSecrets = false
 }
 
 /// An immutable snapshot of the settings: a resolution carries it with one retain, however

@@ -26,6 +26,8 @@ extension AdminAPI {
             return dashboardEvents(for: request)
         case ("GET", ["dashboard", "state"]):
             return Self.json(200, dashboardState, method: method)
+        case ("GET", let path) where path.count == 3 && path[0] == "dashboard" && path[1] == "requests":
+            return dashboardRequestDetail(path[2], method: method)
         case ("POST", ["reset"]):
             state.removeAll(from: mock, restoringFiles: true)
             mock.clearAdminJournal()

@@ -8,17 +8,17 @@ import NIOConcurrencyHelpers
 /// matched against the instance's routes.
 package final class AdminAPI: Sendable {
     let mock: HTTPMock
-    /// When set, every admin request needs `Authorization: Bearer TOKEN` (or `?token=TOKEN`,
-    /// for the dashboard in a browser).
-    let token: String?
+    /// Who may use the admin paths (the token, allowed origins): checked by the connection
+    /// handler before a request reaches ``answer(method:uri:headers:body:)``.
+    package let access: AdminAccess
     let onShutdown = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
 
     /// - Parameters:
     ///   - mock: The served instance.
-    ///   - token: The bearer token admin requests need; `nil`: none.
-    package init(mock: HTTPMock, token: String?) {
+    ///   - access: The token admin requests need and the origins whose pages may use it.
+    package init(mock: HTTPMock, access: AdminAccess) {
         self.mock = mock
-        self.token = token
+        self.access = access
     }
 
     /// What `POST /__admin/shutdown` does (stop the server, end the CLI).
@@ -38,15 +38,7 @@ package final class AdminAPI: Sendable {
         let components = URLComponents(string: uri)
         let path = components?.path ?? uri
         let query = components?.queryItems ?? []
-        if let token {
-            let bearer = headers.first { $0.0.lowercased() == "authorization" }?.1
-            let given = query.first { $0.name == "token" }?.value
-            guard bearer == "Bearer \(token)" || given == token else {
-                return Self.json(
-                    401, ["errors": [["code": 401, "title": "HTTPMock admin API: send Authorization: Bearer TOKEN (--admin-token)"]]],
-                    method: method)
-            }
-        }
+        // Access (the token, Host, Origin, content type) was checked before: AdminAccess.
         var segments = path.split(separator: "/", omittingEmptySubsequences: true).map { $0.removingPercentEncoding ?? String($0) }
         segments.removeFirst()  // "__admin"
         let request = MockRequest.direct(
