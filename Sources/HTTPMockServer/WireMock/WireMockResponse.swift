@@ -6,7 +6,9 @@ import HTTPMock
 enum WireMockResponse {
     static let keys: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
-        "fixedDelayMilliseconds", "fault", "proxyBaseUrl", "transformers", "transformerParameters",
+        "fixedDelayMilliseconds", "fault", "proxyBaseUrl",
+        // TEMPLATING HOOK 1/3 (SPEC §21): WireMock/Templating/ reads these two keys.
+        "transformers", "transformerParameters",
     ]
 
     static let faults: [String: MockResponse.Fault] = [
@@ -55,7 +57,7 @@ enum WireMockResponse {
             }
         }
         if let proxy = object["proxyBaseUrl"] {
-            // A template (`{{…}}`) is checked when it is rendered, per request.
+            // TEMPLATING HOOK 2/3 (SPEC §21): a template (`{{…}}`) is checked when it is rendered, per request.
             guard case .string(let text) = proxy,
                 text.contains("{{") || URL(string: text).map({ $0.scheme != nil && $0.host != nil }) == true
             else {
@@ -92,6 +94,8 @@ enum WireMockResponse {
         try validate(value)
         guard case .object(let raw) = value else { return .empty() }
         let object = raw.filter { $0.value != .null }
+        // TEMPLATING HOOK 3/3 (SPEC §21): a templated definition is built by
+        // WireMock/Templating/WireMockResponseTemplate.swift, which calls back here for its static parts.
         if let templated = try WireMockResponseTemplate.make(
             object, files: files, globalTemplating: globalTemplating,
             staticResponse: { twin throws(WireMockMappingError) in try make(.object(twin), files: files) })
