@@ -264,8 +264,7 @@ struct WireMockTemplatingServerTests {
     "httpmock serve --wiremock-root: templated and literal mappings through the spawned CLI and curl", .serialized, .timeLimit(.minutes(1)))
 struct WireMockTemplatingCLITests {
     func start(_ folder: WireMockFolder, extra: [String] = []) async throws -> (RunningCLI, String) {
-        let cli = try RunningCLI(
-            ["serve", "--port", "0", "--wiremock-root", folder.root.path] + extra + [folder.root.path], directory: folder.root)
+        let cli = try RunningCLI(["serve", "--port", "0"] + extra + ["--wiremock-root", folder.root.path], directory: folder.root)
         let started = try await cli.waitFor("serving on http://")
         let line = try #require(started.split(separator: "\n").first { $0.contains("serving on http://") })
         let base = String(line[line.range(of: "http://")!.lowerBound...]).trimmingCharacters(in: .whitespaces)
@@ -303,6 +302,25 @@ struct WireMockTemplatingCLITests {
         #expect(!cli.text.contains("served as written"))
     }
 
+    @Test("serve with no source and --global-response-templating renders mappings posted to the admin API; no note")
+    func globalTemplatingWithoutRoot() async throws {
+        let folder = try WireMockFolder(mappings: [:])
+        defer { folder.remove() }
+        let cli = try RunningCLI(["serve", "--port", "0", "--global-response-templating"], directory: folder.root)
+        defer { cli.process.terminate() }
+        let started = try await cli.waitFor("serving on http://")
+        let line = try #require(started.split(separator: "\n").first { $0.contains("serving on http://") })
+        let base = String(line[line.range(of: "http://")!.lowerBound...]).trimmingCharacters(in: .whitespaces)
+        let mapping =
+            #"{"request": {"method": "GET", "urlPath": "/echo"}, "response": {"status": 200, "body": "{{request.query.word}} {{upper request.query.word}}"}}"#
+        let posted = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d", mapping, base + "/__admin/mappings",
+        ])
+        #expect(posted == "201")
+        #expect(try curl([base + "/echo?word=swift"]) == "swift SWIFT")
+        #expect(!cli.text.contains("served as written"), "\(cli.text)")
+    }
+
     @Test("a mapping file with an unknown helper stops the start, naming the helper and the mapping")
     func loadError() async throws {
         let folder = try WireMockFolder(mappings: [
@@ -310,7 +328,7 @@ struct WireMockTemplatingCLITests {
                 #"{"request": {"url": "/city"}, "response": {"body": "{{random 'Address.city'}}", "transformers": ["response-template"]}}"#
         ])
         defer { folder.remove() }
-        let cli = try RunningCLI(["serve", "--port", "0", "--wiremock-root", folder.root.path, folder.root.path], directory: folder.root)
+        let cli = try RunningCLI(["serve", "--port", "0", "--wiremock-root", folder.root.path], directory: folder.root)
         let status = try await cli.waitForExit(timeout: 20)
         #expect(status != 0)
         #expect(cli.text.contains("unknown helper random"), "\(cli.text)")
