@@ -17,6 +17,10 @@ final class WireMockState: Sendable {
         var fileMappings: [WireMockMapping] = []
         /// `DIR/__files`, for `bodyFileName`.
         var files: URL?
+        /// Every mapping's response is a template (SPEC §21), not only those that say so.
+        var globalTemplating = false
+        /// Mappings from files whose response holds `{{` but is served as written.
+        var literalTemplates = 0
     }
 
     let contents = NIOLockedValueBox(Contents())
@@ -43,7 +47,8 @@ final class WireMockState: Sendable {
     func add(_ mapping: WireMockMapping, to mock: HTTPMock) throws(WireMockMappingError) {
         let result = contents.withLockedValue { contents -> Result<Void, WireMockMappingError> in
             do throws(WireMockMappingError) {
-                var response = try WireMockResponse.make(mapping.response, files: contents.files)
+                var response = try WireMockResponse.make(
+                    mapping.response, files: contents.files, globalTemplating: contents.globalTemplating)
                 var required: ScenarioState?
                 if let scenario = mapping.scenarioName {
                     if let state = mapping.requiredState { required = ScenarioState(scenario, WireMockMapping.ourState(state)) }
@@ -117,11 +122,28 @@ extension HTTPMock {
     /// try mock.loadWireMock(from: URL(fileURLWithPath: "mocks"))
     /// ```
     ///
-    /// - Parameter directory: The WireMock root: the folder that holds `mappings/` and `__files/`.
+    /// Responses are templates (WireMock's response templating, SPEC §21) when the mapping
+    /// says `"transformers": ["response-template"]`, or for every mapping with
+    /// `globalTemplating` (WireMock's `--global-response-templating`): `body`, `jsonBody`,
+    /// `bodyFileName` (the name and the file), header values and `proxyBaseUrl` are rendered
+    /// per request with `request.*` and `parameters.*` (`transformerParameters`). Templates are
+    /// parsed here: an unknown helper fails the load naming the helper and the mapping. Without
+    /// templating, `{{…}}` is served as written, as WireMock serves it.
+    ///
+    /// ```swift
+    /// // mocks/mappings/echo.json: {"request": {"urlPathPattern": "/echo/.*"},
+    /// //   "response": {"body": "{{request.pathSegments.[1]}} at {{now format='yyyy'}}"}}
+    /// try mock.loadWireMock(from: URL(fileURLWithPath: "mocks"), globalTemplating: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: The WireMock root: the folder that holds `mappings/` and `__files/`.
+    ///   - globalTemplating: Render every mapping's response as a template, from now on for
+    ///     this instance (admin API mappings included); `false` leaves it as it was.
     /// - Throws: `HTTPMockError` naming the file, the field (a JSON pointer) and what was
-    ///   wrong, for a file that is not JSON, an unsupported field or an invalid value; then no
-    ///   mapping of the folder is registered.
-    public func loadWireMock(from directory: URL) throws {
+    ///   wrong, for a file that is not JSON, an unsupported field or an invalid value (a
+    ///   template with an unknown helper); then no mapping of the folder is registered.
+    public func loadWireMock(from directory: URL, globalTemplating: Bool = false) throws {
         let mappingsFolder = directory.appendingPathComponent("mappings", isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: mappingsFolder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -155,11 +177,15 @@ extension HTTPMock {
         }
         let state = WireMockState.of(self)
         let filesFolder = directory.appendingPathComponent("__files", isDirectory: true)
-        state.contents.withLockedValue { $0.files = filesFolder }
-        // Responses are checked (a missing body file) before anything is registered.
+        let global = state.contents.withLockedValue { contents in
+            contents.files = filesFolder
+            if globalTemplating { contents.globalTemplating = true }
+            return contents.globalTemplating
+        }
+        // Responses are checked (a missing body file, a template) before anything is registered.
         for mapping in loaded {
             do throws(WireMockMappingError) {
-                _ = try WireMockResponse.make(mapping.response, files: filesFolder)
+                _ = try WireMockResponse.make(mapping.response, files: filesFolder, globalTemplating: global)
             } catch {
                 throw HTTPMockError(
                     .mockTree, "loadWireMock: mapping \(mapping.id.uuidString.lowercased()): \(error.pointer): \(error.message)")
@@ -172,7 +198,19 @@ extension HTTPMock {
                 throw HTTPMockError(.mockTree, "loadWireMock: mapping \(mapping.id.uuidString.lowercased()): \(error.message)")
             }
         }
-        state.contents.withLockedValue { $0.fileMappings += loaded }
+        let literal = global ? 0 : loaded.filter { WireMockResponseTemplate.holdsUnrenderedTags($0.response) }.count
+        state.contents.withLockedValue {
+            $0.fileMappings += loaded
+            $0.literalTemplates += literal
+        }
     }
+
+    /// Turns global templating on for mappings added from now on (the admin API's), without a
+    /// WireMock root (`httpmock serve --global-response-templating`).
+    package func enableWireMockGlobalTemplating() { WireMockState.of(self).contents.withLockedValue { $0.globalTemplating = true } }
+
+    /// How many mappings loaded from files hold `{{` in a response that is served as written
+    /// (templating off for them), for the CLI's start-up note.
+    package var wireMockLiteralTemplateCount: Int { WireMockState.of(self).contents.withLockedValue { $0.literalTemplates } }
 }
 #endif

@@ -7,6 +7,8 @@ enum WireMockResponse {
     static let keys: Set<String> = [
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName",
         "fixedDelayMilliseconds", "fault", "proxyBaseUrl",
+        // TEMPLATING HOOK 1/3 (SPEC §21): WireMock/Templating/ reads these two keys.
+        "transformers", "transformerParameters",
     ]
 
     static let faults: [String: MockResponse.Fault] = [
@@ -55,7 +57,10 @@ enum WireMockResponse {
             }
         }
         if let proxy = object["proxyBaseUrl"] {
-            guard case .string(let text) = proxy, let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            // TEMPLATING HOOK 2/3 (SPEC §21): a template (`{{…}}`) is checked when it is rendered, per request.
+            guard case .string(let text) = proxy,
+                text.contains("{{") || URL(string: text).map({ $0.scheme != nil && $0.host != nil }) == true
+            else {
                 throw WireMockMappingError(
                     pointer: "/response/proxyBaseUrl", message: "must be a URL like http://localhost:8000, got \(proxy)")
             }
@@ -83,11 +88,20 @@ enum WireMockResponse {
         return headers
     }
 
-    /// The response of a validated definition; `files` is the `__files` folder.
-    static func make(_ value: JSONValue, files: URL?) throws(WireMockMappingError) -> MockResponse {
+    /// The response of a validated definition; `files` is the `__files` folder. A templated
+    /// definition (`transformers`, or `globalTemplating`) renders per request (SPEC §21).
+    static func make(_ value: JSONValue, files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> MockResponse {
         try validate(value)
         guard case .object(let raw) = value else { return .empty() }
         let object = raw.filter { $0.value != .null }
+        // TEMPLATING HOOK 3/3 (SPEC §21): a templated definition is built by
+        // WireMock/Templating/WireMockResponseTemplate.swift, which calls back here for its static parts.
+        if let templated = try WireMockResponseTemplate.make(
+            object, files: files, globalTemplating: globalTemplating,
+            staticResponse: { twin throws(WireMockMappingError) in try make(.object(twin), files: files) })
+        {
+            return templated
+        }
         let status: HTTPStatus = if case .integer(let code)? = object["status"] { HTTPStatus(code) } else { .ok }
         let headers = try object["headers"].map { value throws(WireMockMappingError) in try self.headers(value) } ?? HTTPHeaders()
         var delivery = Delivery.instant
