@@ -209,6 +209,19 @@ struct WireMockTemplatingTests {
         #expect(throws: HTTPMockError.self) { try render("{{math 10 '/' 0}}") }
     }
 
+    @Test("range and array as WireMock 2.35.1 renders them (compared with the jar); bounded")
+    func rangeAndArray() throws {
+        #expect(
+            try render("{{range 1 3}}|{{range -2 0}}|{{array 1 'b' 3}}|{{array}}|{{size (range 1 5)}}")
+                == "[1, 2, 3]|[-2, -1, 0]|[1, b, 3]|[]|5")
+        #expect(try render("{{#each (range 1 3)}}{{this}},{{/each}}|{{#each (array 1 'b' 3)}}{{this}};{{/each}}") == "1,2,3,|1;b;3;")
+        // A real folder's template (wiremock-docker's samples): a row per number of a random range.
+        #expect(try render("{{#each (range 0 (randomInt lower=2 upper=3)) as |index|}}[{{index}}]{{/each}}") == "[0][1][2]")
+        #expect(try render("{{range 1}}") == "[ERROR: The range helper requires both lower and upper bounds as integer parameters]")
+        #expect(throws: HTTPMockError.self) { try render("{{range 3 1}}") }
+        #expect(throws: HTTPMockError.self) { try render("{{range 0 1000000000}}") }
+    }
+
     @Test("now, date, parseDate with a fixed clock: formats, offsets, time zones, epoch and unix")
     func dates() throws {
         #expect(

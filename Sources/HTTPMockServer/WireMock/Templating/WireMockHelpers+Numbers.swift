@@ -2,7 +2,7 @@
 import Foundation
 import HTTPMock
 
-// `math` and the random helpers. `math` follows WireMock 2.35.1's BigDecimal arithmetic,
+// `math`, `range`, `array` and the random helpers. `math` follows WireMock 2.35.1's BigDecimal arithmetic,
 // compared with the jar:
 //   {{math 1 '+' 2}} → 3   {{math 5 '/' 2}} → 3 (rounded half up to the dividend's scale)
 //   {{math 10.0 '/' 4}} → 2.5   {{math 5.5 '*' 2}} → 11.0   {{math 1.0 '+' 2}} → 3.0
@@ -47,6 +47,8 @@ extension WireMockTemplating {
                 if value >= upper { value = upper.nextDown }
                 return .double(value)
             },
+            "range": TemplateHelper { call throws(TemplateHelperError) in try Self.range(call) },
+            "array": TemplateHelper { call throws(TemplateHelperError) in .array(call.positional) },
             "pickRandom": TemplateHelper { call throws(TemplateHelperError) in
                 var choices = call.positional
                 if choices.count == 1, let elements = choices[0].elements { choices = elements.map(\.value) }
@@ -54,6 +56,26 @@ extension WireMockTemplating {
                 return choices[random.integer(0, choices.count)]
             },
         ]
+    }
+
+    /// The most numbers one `range` makes (WireMock has no bound; a render has one).
+    static let maximumRangeCount = 100_000
+
+    /// `{{range 1 3}}` → `[1, 2, 3]` (both bounds included, as in WireMock 2.35.1; an upper
+    /// bound below the lower one fails the request there, here it is an error naming both).
+    static func range(_ call: TemplateHelperCall) throws(TemplateHelperError) -> TemplateValue {
+        guard call.positional.count >= 2, let lower = call.positional[0].integer, let upper = call.positional[1].integer else {
+            guard call.positional.count >= 2 else {
+                return failure("The range helper requires both lower and upper bounds as integer parameters")
+            }
+            throw TemplateHelperError(
+                "range needs two whole numbers, got \(call.positional[0].helperText) and \(call.positional[1].helperText)")
+        }
+        guard lower <= upper else { throw TemplateHelperError("range's upper bound (\(upper)) is below its lower bound (\(lower))") }
+        guard upper - lower < maximumRangeCount else {
+            throw TemplateHelperError("range \(lower) \(upper) would make more than \(maximumRangeCount) numbers")
+        }
+        return .array((lower...upper).map { .integer($0) })
     }
 
     static func randomLength(_ value: TemplateValue) throws(TemplateHelperError) -> Int {
