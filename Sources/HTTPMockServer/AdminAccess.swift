@@ -17,9 +17,11 @@ import NIOHTTP1
 /// 3. No web page of another origin drives it: an `Origin` that is not the server's own (nor
 ///    named by `allowedOrigins`), or a `Sec-Fetch-Site` other than `same-origin` or `none`
 ///    from an origin not allowed, gets 403.
-/// 4. `POST`, `PUT` and `PATCH` send JSON: a `Content-Type` that is not JSON gets 415 (a
-///    `no-cors` form or fetch can only send `text/plain`, a form or multipart); the files API
-///    (`/__admin/files/…`), whose bodies are files, is exempt.
+/// 4. A browser's `POST`, `PUT` and `PATCH` send JSON: a request that carries `Origin` or a
+///    `Sec-Fetch-*` field (what browsers send) with a `Content-Type` that is not JSON gets 415
+///    (a `no-cors` form or fetch can only send `text/plain`, a form or multipart). Other clients
+///    send what they like, as to WireMock: its Java client sends `text/plain`, `curl -d` a form
+///    type. The files API (`/__admin/files/…`), whose bodies are files, is exempt.
 package struct AdminAccess: Sendable {
     /// The bearer token admin requests need; `nil`: none.
     package let token: String?
@@ -123,7 +125,8 @@ package struct AdminAccess: Sendable {
             )
         }
         let exempt = if case .wireMock(_, isFiles: true) = path { true } else { false }
-        if !exempt, method == .POST || method == .PUT || method == .PATCH, let type = headers.first(name: "Content-Type"),
+        let fromBrowser = origin != nil || headers.contains { $0.name.lowercased().hasPrefix("sec-fetch-") }
+        if !exempt, fromBrowser, method == .POST || method == .PUT || method == .PATCH, let type = headers.first(name: "Content-Type"),
             !Self.isJSON(type)
         {
             return (

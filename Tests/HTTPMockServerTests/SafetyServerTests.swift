@@ -135,7 +135,7 @@ struct SafetyServerTests {
             port: port, "POST \(path) HTTP/1.1\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)", timeout: 30)
     }
 
-    @Test("a web page of another origin cannot drive the admin API: Origin, Sec-Fetch-Site, non-JSON bodies and foreign Hosts are refused")
+    @Test("a web page of another origin cannot drive the admin API: Origin, Sec-Fetch-Site, a browser's non-JSON bodies and foreign Hosts are refused; other clients' text/plain is taken, as WireMock takes it")
     func crossOriginRefused() async throws {
         let (_, server) = try await Self.adminServer()
         defer { Task { await server.stop() } }
@@ -151,9 +151,13 @@ struct SafetyServerTests {
         let sameSite = try await rawExchange(
             port: port, "GET /__admin/requests HTTP/1.1\r\n\(host)Sec-Fetch-Site: same-site\r\n\r\n", timeout: 30)
         #expect(sameSite.hasPrefix("HTTP/1.1 403"), "\(sameSite)")
-        // A text/plain body without Origin (a form, curl -d).
-        let plain = try await Self.post(port, "/__admin/mappings", headers: host + "Content-Type: text/plain\r\n")
+        // A text/plain body a browser sent from the server's own origin (a form on a page it serves).
+        let plain = try await Self.post(
+            port, "/__admin/mappings", headers: host + "Origin: http://127.0.0.1:\(port)\r\nContent-Type: text/plain\r\n")
         #expect(plain.hasPrefix("HTTP/1.1 415") && plain.contains("application/json"), "\(plain)")
+        let form = try await Self.post(
+            port, "/__admin/mappings", headers: host + "Sec-Fetch-Mode: navigate\r\nContent-Type: application/x-www-form-urlencoded\r\n")
+        #expect(form.hasPrefix("HTTP/1.1 415"), "\(form)")
         // DNS rebinding: evil.example resolved to 127.0.0.1.
         let rebound = try await rawExchange(port: port, "GET /__admin/requests HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n", timeout: 30)
         #expect(rebound.hasPrefix("HTTP/1.1 403") && rebound.contains("evil.example"), "\(rebound)")
@@ -169,6 +173,15 @@ struct SafetyServerTests {
         let plainClient = try await Self.post(
             port, "/__admin/mappings", headers: "Host: localhost:\(port)\r\nContent-Type: application/json; charset=utf-8\r\n")
         #expect(plainClient.hasPrefix("HTTP/1.1 201"), "\(plainClient)")
+        // Not a browser: WireMock's Java client sends text/plain, curl -d a form type; WireMock takes both.
+        let javaClient = try await Self.post(
+            port, "/__admin/mappings", headers: host + "Content-Type: text/plain; charset=UTF-8\r\n",
+            body: #"{"request":{"url":"/java"},"response":{"status":204}}"#)
+        #expect(javaClient.hasPrefix("HTTP/1.1 201"), "\(javaClient)")
+        let curlForm = try await Self.post(
+            port, "/__admin/mappings", headers: host + "Content-Type: application/x-www-form-urlencoded\r\n",
+            body: #"{"request":{"url":"/curl"},"response":{"status":204}}"#)
+        #expect(curlForm.hasPrefix("HTTP/1.1 201"), "\(curlForm)")
         let health = try await rawExchange(port: port, "GET /__admin/mappings HTTP/1.0\r\n\r\n", timeout: 30)
         #expect(health.hasPrefix("HTTP/1.1 200"), "\(health)")
     }
