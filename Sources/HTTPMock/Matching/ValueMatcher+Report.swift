@@ -124,6 +124,13 @@ extension RequestConditions {
 
         /// `subject: explanation`, as reports print it.
         package var line: String { "\(subject): \(explanation)" }
+
+        package init(subject: String, explanation: String, distance: Double, weight: Double) {
+            self.subject = subject
+            self.explanation = explanation
+            self.distance = distance
+            self.weight = weight
+        }
     }
 
     /// Every condition `request` fails, in the mapping's order (URL rule, then conditions, then
