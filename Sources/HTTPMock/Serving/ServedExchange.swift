@@ -146,7 +146,13 @@ package struct ServedContinuation: Sendable {
         let report: (LogHandler, HTTPMockEvent)?
         switch phase {
         case .unresolved(let request):
-            resolution = registry.resolve(request)
+            // Matching that runs user code, parses a body, backtracks through a regular
+            // expression or writes a near-miss report runs on its own queue: never on the event
+            // loop, and never holding a thread of the cooperative pool the server's tasks share.
+            let registry = self.registry
+            resolution = await withCheckedContinuation { continuation in
+                Registry.matchingQueue.async { continuation.resume(returning: registry.resolve(request)) }
+            }
             report = registry.report(resolution)
         case .resolved(let resolved, let reported):
             (resolution, report) = (resolved, reported)
