@@ -50,6 +50,7 @@ enum ServerChildScenarios {
         "unsendableResponses": unsendableResponses,
         "connectionLostIntMax": connectionLostIntMax,
         "deepPipeline": deepPipeline,
+        "wireMockRegexStarvation": wireMockRegexStarvation,
     ]
 
     /// Sends `request` on a new connection; returns the client (still open) after `wait` seconds.

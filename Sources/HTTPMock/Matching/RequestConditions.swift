@@ -172,12 +172,14 @@ package final class RequestConditions: Sendable, Hashable {
         return true
     }
 
-    static func matches(_ rule: URLRule, _ request: MockRequest) -> Bool {
+    static func matches(_ rule: URLRule, _ request: MockRequest) -> Bool { evaluate(rule, request) == .match }
+
+    static func evaluate(_ rule: URLRule, _ request: MockRequest) -> TextRegex.Evaluation {
         switch rule {
-        case .url(let expected): return request.target.rawPathAndQuery == expected
-        case .path(let expected): return request.target.rawPath == expected
-        case .urlPattern(let regex): return regex.evaluate(request.target.rawPathAndQuery) == .match
-        case .pathPattern(let regex): return regex.evaluate(request.target.rawPath) == .match
+        case .url(let expected): return request.target.rawPathAndQuery == expected ? .match : .noMatch
+        case .path(let expected): return request.target.rawPath == expected ? .match : .noMatch
+        case .urlPattern(let regex): return regex.evaluate(request.target.rawPathAndQuery)
+        case .pathPattern(let regex): return regex.evaluate(request.target.rawPath)
         }
     }
 
