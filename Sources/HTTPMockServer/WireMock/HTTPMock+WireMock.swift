@@ -195,8 +195,9 @@ extension HTTPMock {
             throw HTTPMockError(.mockTree, "loadWireMock: \(path) cannot be read: \(error.localizedDescription)")
         }
         let document: OrderedJSON
+        let elementLines: [Int]?
         do throws(JSONReader.Failure) {
-            document = try JSONReader.parseOrdered(data, lenient: true)
+            (document, elementLines) = try JSONReader.parseOrdered(data, lenient: true, linesOfElementsOf: "mappings")
         } catch {
             throw HTTPMockError(.mockTree, "loadWireMock: \(display):\(error.line):\(error.column): not JSON: \(error.message)")
         }
@@ -204,7 +205,7 @@ extension HTTPMock {
         var lines: [Int]
         if case .array(let mappings)? = document["mappings"] {
             list = mappings
-            lines = JSONReader.linesOfElements(ofMember: "mappings", in: data, lenient: true) ?? []
+            lines = elementLines ?? []
         } else {
             list = [document]
             lines = [Self.firstLine(of: data)]

@@ -70,7 +70,7 @@ struct WireMockRequestPattern: Sendable {
                 let regex = try WireMockMatchers.regex(given, at: at)
                 url = rule == "urlPattern" ? .urlPattern(regex) : .pathPattern(regex)
                 routePath = Self.prefixRoutePath(regex, includesQuery: rule == "urlPattern")
-                target = (rule == "urlPattern" ? "~" : "~path ") + text
+                target = "~" + text + (rule == "urlPattern" ? " (path and query)" : "")
             }
         }
         var conditions: [RequestConditions.Condition] = []
