@@ -28,8 +28,9 @@ extension HTTPMock {
     /// unknown key, a value of the wrong type (naming the array entry, the key and the JSON value
     /// received: `status_code must be a number from 100 to 599, got the string "200"`), a missing
     /// response file, an unreadable folder, a folder name that is not UTF-8 (its bytes shown
-    /// escaped), a symbolic link that loops back into a folder containing it or leads into a
-    /// folder already read (naming the link and its target), a malformed pattern.
+    /// escaped), a malformed pattern. A symbolic link that loops back into a folder containing it,
+    /// or leads into a folder already read, is not followed: it is skipped with a warning naming
+    /// the link and its target (to the running test, else standard error), and the rest loads.
     ///
     /// The function is declared `throws`, not `throws(HTTPMockError)` (typed throws on public API
     /// crash Swift 6.3.1 in callers' `catch let error as HTTPMockError`), but everything it throws
@@ -40,8 +41,9 @@ extension HTTPMock {
     ///   - host: The host of every route; `nil` (the default) matches any host.
     /// - Throws: ``HTTPMockError`` with code `.mockTree`.
     public func loadMocks(from directory: URL, host: String? = nil) throws {
-        let definitions = try MockTree.definitions(in: directory, host: host)
+        let (definitions, skipped) = try MockTree.definitions(in: directory, host: host)
         try Registration.registerOrThrow(definitions, on: registry, defaultDomain: defaultDomain)
+        MockTree.warn(about: skipped)
     }
 
     /// What is registered, one line per route, in registration order: the route, its queued

@@ -20,6 +20,7 @@ extension ConnectionHandler {
         var hostCount = 0
         var host: String?
         var contentLength: String?
+        var isLoop = false
         for (name, value) in head.headers {
             blockSize += name.utf8.count + value.utf8.count + 4
             if isName(name, "host") {
@@ -27,7 +28,15 @@ extension ConnectionHandler {
                 if host == nil { host = value }
             } else if contentLength == nil, isName(name, "content-length") {
                 contentLength = value
+            } else if isName(name, "via"), value.contains(site.hop) {
+                isLoop = true
             }
+        }
+        if isLoop {
+            return (
+                .loopDetected,
+                "HTTPMock: this request was forwarded by this very server (its Via field names \(site.hop)): a forward to the server's own address would loop, so it is answered 508 once.\n"
+            )
         }
         if blockSize > maximumHeaderBlock {
             return (

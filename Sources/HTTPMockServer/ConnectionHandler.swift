@@ -41,7 +41,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private let site: ServingSite
-    private var decoder: ByteToMessageHandler<HTTPRequestDecoder>
+    /// The request decoder in the pipeline (replaced after CONNECT and a declined upgrade).
+    var decoder: ByteToMessageHandler<HTTPRequestDecoder>
     private var lastID = 0
     private var incoming: Incoming?
     private var answering: Answering?
@@ -153,25 +154,27 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
             }
         case .body(var chunk):
-            guard var request = incoming else { return }
-            let received = (request.body?.readableBytes ?? 0) + chunk.readableBytes
-            if received > site.maximumRequestBody {
+            guard incoming != nil else { return }
+            let read = incoming?.body?.readableBytes ?? 0
+            if read + chunk.readableBytes > site.maximumRequestBody {
                 incoming = nil
                 reject(context: context, status: .payloadTooLarge, reason: Self.tooLarge(site.maximumRequestBody))
                 return
             }
-            if request.body == nil {
-                request.body = chunk
+            // Appended in place: a copy of `incoming` taken here would share its buffer, and the
+            // append would then copy the whole body so far for every chunk (quadratic).
+            if read == 0 {
+                incoming?.body = chunk
             } else {
-                request.body?.writeBuffer(&chunk)
+                incoming?.body?.writeBuffer(&chunk)
             }
-            incoming = request
         case .end:
             guard let request = incoming else { return }
             incoming = nil
             if request.head.method == .CONNECT {
                 connect(context: context, head: request.head)
             } else {
+                if Self.offersUpgrade(request.head) { declineUpgrade(context: context) }
                 serve(context: context, id: request.id, head: request.head, body: request.body)
             }
         }
@@ -251,7 +254,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // MARK: - Refusing
 
     /// Answers `status` with a short body and closes; after the answer in progress, if any.
-    private func reject(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
+    func reject(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
         guard !isRejected else { return }
         isRejected = true
         if answering != nil {
@@ -277,41 +280,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    // MARK: - CONNECT
-
-    /// `CONNECT host:port`: 200, then the tunnel is read as plain HTTP by a fresh decoder (the
-    /// old one stops at the tunnel and forwards what it holds). Port 443 means TLS inside,
-    /// which a mock cannot terminate: 501 with a body saying what to do instead.
-    private func connect(context: ChannelHandlerContext, head: HTTPRequestHead) {
-        let target = head.uri
-        let port = target.split(separator: ":").last.flatMap { Int($0) }
-        guard port != 443 else {
-            reject(
-                context: context, status: .notImplemented,
-                reason: """
-                    HTTPMock cannot serve CONNECT \(target): a tunnel to port 443 carries TLS, which a mock server \
-                    cannot terminate. Send plain http:// URLs through this proxy (absolute-form requests or a \
-                    CONNECT to port 80), or point the client at the server's baseURL directly.\n
-                    """)
-            return
-        }
-        var headers = NIOHTTP1.HTTPHeaders()
-        // Without a length, a client could wait for a body; clients ignore Content-Length on a
-        // 2xx CONNECT answer.
-        headers.add(name: "Content-Length", value: "0")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-        let fresh = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
-        do {
-            try context.pipeline.syncOperations.addHandler(fresh, position: .after(decoder))
-        } catch {
-            context.close(promise: nil)
-            return
-        }
-        context.pipeline.syncOperations.removeHandler(decoder, promise: nil)
-        decoder = fresh
-    }
-
     // MARK: - Serving (the request-dispatch point)
 
     /// Answers one whole request. Every request that is not CONNECT or refused comes through here.
@@ -331,10 +299,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         for (name, value) in head.headers { headers.combine(name: name, value: value) }
         let bodyData = body.map { Data($0.readableBytesView) }
         let started = site.onExchange == nil ? nil : DispatchTime.now()
-        // The admin API answers its own paths: not journaled, never matched (SPEC §19).
+        // The admin paths obey one access rule; the admin API answers its own paths: not
+        // journaled, never matched (SPEC §19, §23).
         let source: AnswerSource =
-            if let admin = site.admin, AdminAPI.handles(head.uri) {
-                .admin(admin)
+            if let adminPath = AdminAccess.path(of: head.uri), let admin = adminSource(adminPath, head: head) {
+                admin
             } else {
                 .registry(
                     site.mock.startServing(method: method, target: target, headers: headers, body: bodyData, clientAddress: clientAddress))
@@ -364,14 +333,16 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         answering?.task = Task {
             let answer: ServedAnswer =
                 switch source {
-                case .admin(let admin):
+                case .admin(let admin, let cors):
                     await admin.answer(method: method, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: bodyData)
+                        .adding(headers: cors)
+                case .direct(let answer): answer
                 case .registry(.ready(let answer)): answer
                 case .registry(.later(let continuation)): await continuation.answer()
                 }
             writing.start()
             let request = "\(method) \(head.uri)"
-            let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive)
+            let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive, hop: site.hop)
             answer.afterSend?()  // WireMock's webhooks: after the response went out
             site.record(
                 method: method, target: head.uri, statusCode: statusCode, outcome: ResponseWriter.outcome(of: answer), started: started)
@@ -384,10 +355,34 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Who answers a request.
     private enum AnswerSource {
-        /// The admin API (SPEC §19).
-        case admin(AdminAPI)
+        /// The admin API (SPEC §19), with the CORS header fields of an allowed origin.
+        case admin(AdminAPI, cors: [(String, String)])
         /// The instance's registry, started on the event loop.
         case registry(ServedStart)
+        /// The server itself: an admin request refused, a CORS preflight.
+        case direct(ServedAnswer)
+    }
+
+    /// Who answers a request to an admin path (``AdminAccess``): a refusal, the admin API, or
+    /// `nil` for the registry (Voodoo's admin routes once allowed; `/__admin` when the admin API
+    /// is off, as any other path).
+    private func adminSource(_ path: AdminAccess.Path, head: HTTPRequestHead) -> AnswerSource? {
+        let method = head.method.rawValue
+        guard let admin = site.admin else {
+            guard case .voodoo = path else { return nil }
+            let body = Data(
+                "HTTPMock: the admin paths are off (--no-admin, or a bind to every interface without --admin-token), Voodoo's /_admin/ too.\n"
+                    .utf8)
+            return .direct(.direct(status: 404, headers: [("Content-Type", "text/plain; charset=utf-8")], body: body, method: method))
+        }
+        if let preflight = admin.access.preflight(head.method, headers: head.headers) { return .direct(preflight) }
+        if let (status, message) = admin.access.refusal(path, method: head.method, uri: head.uri, headers: head.headers, site: site) {
+            return .direct(
+                AdminAPI.json(status, ["errors": [["code": .integer(status), "title": .string(message)]]], method: method)
+                    .adding(headers: admin.access.corsHeaders(for: head.headers)))
+        }
+        if case .voodoo = path { return nil }
+        return .admin(admin, cors: admin.access.corsHeaders(for: head.headers))
     }
 
     /// A request answered from the event loop.
@@ -423,11 +418,14 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 guard let url = URL(string: uri), let host = url.host, !host.isEmpty else { return nil }
                 let hostInAuthority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
                 let authority = url.port.map { "\(hostInAuthority):\($0)" } ?? hostInAuthority
+                let called = MockRequest.CalledURL(scheme: "http", authority: "", target: uri)
                 if site.namesServer(authority) {
                     let pathStart = uri.dropFirst(lowercased.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/")
-                    return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/")).map(MockRequest.Target.init)
+                    return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/")).map {
+                        MockRequest.Target($0, called: called)
+                    }
                 }
-                return MockRequest.Target(url)
+                return MockRequest.Target(url, called: called)
             }
         }
         // The path (`*` is read as `/*`), the host from `Host`. A client often asks for the same
@@ -439,7 +437,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let url =
             !host.isEmpty && !site.namesServer(host)
             ? URL(string: "http://\(host)\(path)") : URL(string: ServingSite.origin(of: domain) + path)
-        guard let target = url.map(MockRequest.Target.init) else { return nil }
+        // Where the client sent it (SPEC §22's `absoluteUrl`): kept as parts, made a URL only when read.
+        let called = MockRequest.CalledURL(scheme: "http", authority: host.isEmpty ? site.authority : host, target: path)
+        guard let target = url.map({ MockRequest.Target($0, called: called) }) else { return nil }
         lastTarget = (path, host, domain, target)
         return target
     }

@@ -88,17 +88,33 @@ extension HTTPMock {
     ///   - maximumRequestBody: The largest request body, in bytes, the server reads (default
     ///     64 MB); a larger one is answered 413 without being buffered beyond the limit.
     ///   - admin: Serve WireMock's admin API and the dashboard under `/__admin/` (SPEC §19,
-    ///     the guide *Live control* in HTTPMock's documentation); off by default. Admin requests
-    ///     are not journaled and never match routes.
+    ///     the guide *Live control* in HTTPMock's documentation), and Voodoo's `/_admin/` routes;
+    ///     off by default. Admin requests are not journaled and never match routes. A web page
+    ///     of another origin, a `Host` that does not name the server and a `POST` that is not
+    ///     JSON are refused (the guide's *Admin access*).
+    ///   - adminToken: The token every admin request must send (`Authorization: Bearer TOKEN`);
+    ///     needed for `admin: true` on an address that is not loopback.
+    ///   - adminAllowedOrigins: Origins (`http://localhost:3000`) whose pages may call the admin
+    ///     API (CORS), as `--admin-allow-origin`.
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
     /// - Throws: An `HTTPMockError` naming the address and the cause when it cannot be bound
-    ///   (a port in use, an unknown host), or when an argument is out of range.
+    ///   (a port in use, an unknown host), when an argument is out of range, or when `admin` is
+    ///   asked on an address that is not loopback without `adminToken`.
     public func startServer(
         host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
         idleTimeout: TimeInterval = 60, maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody,
-        admin: Bool = false
+        admin: Bool = false, adminToken: String? = nil, adminAllowedOrigins: [String] = []
     ) async throws -> HTTPMockServer {
-        let api = admin ? AdminAPI(mock: self, token: nil) : nil
+        var api: AdminAPI?
+        if admin {
+            guard adminToken != nil || AdminAccess.isLoopback(host) else {
+                throw HTTPMockError(
+                    .invalidRegistration,
+                    "startServer: admin: true on \(host), which is not a loopback address, needs adminToken: (every admin request then sends Authorization: Bearer TOKEN)"
+                )
+            }
+            api = AdminAPI(mock: self, access: try AdminAccess(token: adminToken, allowedOrigins: adminAllowedOrigins))
+        }
         let server = try await startServer(
             host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout,
             maximumRequestBody: maximumRequestBody, admin: api, onExchange: nil)
@@ -210,6 +226,9 @@ final class ServingSite: Sendable {
     let admin: AdminAPI?
     private let impersonating: String?
     private let boundPort = NIOLockedValueBox(0)
+    /// The server's name in the `Via` field of the requests it forwards: a request that comes
+    /// back carrying it is a loop (508).
+    let hop = "httpmock-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
     /// Where ``onExchange`` runs.
     private let exchanges = DispatchQueue(label: "HTTPMockServer.onExchange")
 
@@ -234,10 +253,19 @@ final class ServingSite: Sendable {
     /// may be a pipe that blocks).
     func record(method: String, target: String, statusCode: Int?, outcome: @autoclosure () -> String, started: DispatchTime?) {
         guard let onExchange, let started else { return }
+        // An admin target's `?token=` is never printed.
         let record = ServedExchangeRecord(
-            method: method, target: target, statusCode: statusCode, outcome: outcome(),
+            method: method, target: target.hasPrefix("/_") ? AdminAccess.masked(target) : target, statusCode: statusCode,
+            outcome: outcome(),
             duration: Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9)
         exchanges.async { onExchange(record) }
+    }
+
+    /// `host:port` of the server's own address, for a request that sent no `Host`.
+    var authority: String {
+        let port = boundPort.withLockedValue { $0 }
+        let host = boundHost.contains(":") && !boundHost.hasPrefix("[") ? "[\(boundHost)]" : boundHost
+        return "\(host):\(port)"
     }
 
     /// `scheme://host` that requests naming the server are matched as.

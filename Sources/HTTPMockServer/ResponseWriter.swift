@@ -13,14 +13,19 @@ enum ResponseWriter {
     /// header name that is not a token, a CR, LF or NUL in a header value, which would split the
     /// response) is answered 500 with a body naming the problem instead. Registration and HAR
     /// loading refuse these; a `.dynamic` handler can still produce them.
-    static func send(_ answer: ServedAnswer, for request: String, on channel: any Channel, keepAlive: Bool) async -> Int? {
+    /// A forward (``ServedAnswer/forward(_:)``) names the server as `hop` in its `Via` field.
+    static func send(
+        _ answer: ServedAnswer, for request: String, on channel: any Channel, keepAlive: Bool, hop: String = "httpmock"
+    ) async
+        -> Int?
+    {
         switch answer {
         case .respond(let response), .cut(let response, _), .events(let response, _, _):
             if let problem = WireCheck.problem(with: response) {
                 await refuse(request, problem: problem, on: channel, keepAlive: keepAlive)
                 return 500
             }
-        case .hold, .close, .garbage:
+        case .hold, .close, .garbage, .forward:
             break
         }
         switch answer {
@@ -41,6 +46,8 @@ enum ResponseWriter {
         case .events(let response, let source, let request):
             await stream(source, head: response, for: request, on: channel, keepAlive: keepAlive)
             return response.statusCode
+        case .forward(let forward):
+            return await Forwarder.relay(forward, hop: hop, on: channel, keepAlive: keepAlive)
         }
     }
 
@@ -53,6 +60,7 @@ enum ResponseWriter {
         case .cut(_, let afterBytes): "cut after \(afterBytes) body bytes (.connectionLost)"
         case .events: "event stream"
         case .garbage: "closed after bytes that are not HTTP (.malformedResponse)"
+        case .forward(let forward): "forwarded to \(forward.url.absoluteString)"
         }
     }
 

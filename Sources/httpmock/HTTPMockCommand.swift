@@ -9,7 +9,7 @@ struct HTTPMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "httpmock",
         abstract: "Serve HTTPMock mocks over HTTP/1.1.",
-        subcommands: [Serve.self, Routes.self],
+        subcommands: [Serve.self, Run.self, Routes.self],
         defaultSubcommand: Serve.self
     )
 
@@ -68,7 +68,10 @@ import Foundation
 @main
 enum HTTPMockCommand {
     static func main() {
-        FileHandle.standardError.write(Data("httpmock needs the Server trait: swift build --traits Server --product httpmock\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "httpmock needs the Server trait: swift build -c release --product httpmock --traits Server,JavaScript (then .build/release/httpmock; README.md, \"Command line\")\n"
+                    .utf8))
         exit(1)
     }
 }

@@ -9,9 +9,10 @@ import Musl
 import Darwin
 #endif
 
-/// Writes a line to standard output at once (standard output is a pipe under a test).
+/// Writes a line to standard output at once (standard output is a pipe under a test); to
+/// standard error under `httpmock run`, whose standard output is the server's URL alone.
 func say(_ line: String) {
-    Output.stdout.write(line + "\n")
+    (Output.standardOutputIsReserved ? Output.stderr : Output.stdout).write(line + "\n")
 }
 
 /// Writes a line to standard error.
@@ -26,6 +27,19 @@ final class Output: @unchecked Sendable {
     // @unchecked: `isBroken` is read and written only under `broken`.
     static let stdout = Output(descriptor: STDOUT_FILENO)
     static let stderr = Output(descriptor: STDERR_FILENO)
+
+    /// Whether `say` writes to standard error (`httpmock run`: standard output holds the URL).
+    static var standardOutputIsReserved: Bool {
+        get { reservation.lock.withLock { reservation.isReserved } }
+        set { reservation.lock.withLock { reservation.isReserved = newValue } }
+    }
+    private static let reservation = Reservation()
+
+    private final class Reservation: @unchecked Sendable {
+        // @unchecked: `isReserved` is read and written only under `lock`.
+        let lock = NSLock()
+        var isReserved = false
+    }
 
     private let descriptor: Int32
     /// Whether writing failed once (the reader is gone); one lock also keeps lines whole when

@@ -6,7 +6,10 @@ import HTTPMockServer
 
 /// `httpmock serve`: loads the mocks and serves them until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve a mocks folder until SIGINT or SIGTERM.", aliases: ["run"])
+    static let configuration = CommandConfiguration(
+        abstract: "Serve a mocks folder (httpmock serve ./mocks), or nothing, until SIGINT or SIGTERM.",
+        discussion:
+            "Without a source (FOLDER, --har, --file-dir, --wiremock-root, --config) no folder is read: an empty instance is served, and stubs are added through the admin API (/__admin/mappings) or the dashboard (/__admin/).")
 
     @OptionGroup var source: SourceOptions
 
@@ -42,6 +45,17 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Bind every interface (0.0.0.0) instead of loopback.")
     var useAnyAddr = false
 
+    @Option(help: "The most requests the journal keeps (the oldest are forgotten), so a long run stays bounded. Default: 10000.")
+    var journalLimit = 10_000
+
+    @Option(help: "Request bodies larger than this many bytes are journaled as their size only. Default: 1048576 (1 MB).")
+    var journalBodyLimit = 1024 * 1024
+    @Flag(
+        help:
+            "Show secrets as sent in the log, near-miss reports and the dashboard (Authorization, Cookie, tokens, passwords: masked as REDACTED by default)."
+    )
+    var revealSecrets = false
+
     func validate() throws {
         if let port, !(0...65_535).contains(port) {
             throw ValidationError("--port must be a number from 0 to 65535 (0 picks a free port), got \(port).")
@@ -59,45 +73,68 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError(
                 "--forward-unmatched and --file-dir both answer the requests no route matches; give one of them.")
         }
+        if journalLimit < 0 { throw ValidationError("--journal-limit must be a number of requests ≥ 0, got \(journalLimit).") }
+        if journalBodyLimit < 0 { throw ValidationError("--journal-body-limit must be a number of bytes ≥ 0, got \(journalBodyLimit).") }
         if let impersonate, let problem = CLIConfiguration.impersonationProblem(impersonate) {
             throw ValidationError("--impersonate \"\(impersonate)\" is not a host: \(problem).")
         }
     }
 
-    func run() async throws {
-        let folder = try source.mocksFolder(otherSourcesGiven: wireMock.wiremockRoot != nil || voodoo.config != nil)
+    func run() async throws { try await serve(as: .serve) }
+
+    /// Serves until SIGINT or SIGTERM; `mode` `.run` is Voodoo's `run` (see ``Run``).
+    func serve(as mode: ServeMode) async throws {
+        voodoo.prepareOutput(for: mode)
+        let folder = try source.mocksFolder()
         let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
         let file = try CLIConfiguration.load(settingsPath)
         if let note = CLIConfiguration.unusedSettingsFile(in: folder, using: settingsPath) { say(note) }
         // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
         let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
-        let port = try voodoo.port(host: host, otherwise: self.port ?? file.port ?? 0)
+        let ports = try voodoo.ports(port: self.port ?? file.port, mode: mode)
 
         let mock = HTTPMock()
         mock.defaultDelay = delay ?? file.delay ?? 0
+        mock.journalLimit = journalLimit
+        mock.journalBodyLimit = journalBodyLimit
+        mock.revealSecrets = revealSecrets
+        let termination = Termination()
         let filesAnswer = try source.load(into: mock, mocksFolder: folder)
-        try voodoo.load(into: mock, fileDirectories: source.fileDir)
+        try voodoo.load(into: mock, fileDirectories: source.fileDir) {
+            termination.stop(because: "admin shutdown: POST /_admin/shutdown")
+        }
         let admin = try wireMock.apply(to: mock, host: host)
-        admin?.setShutdownHandler { kill(getpid(), SIGTERM) }
+        // Caught from here on, before the start-up line below tells anyone the server is up.
+        termination.catchSignals()
+        admin?.setShutdownHandler { termination.stop(because: "admin shutdown: POST /__admin/shutdown") }
         // A HAR recorded against one API: requests naming the server are that API's.
         let inferredHost = impersonate == nil ? mock.singleRouteHost : nil
         mock.setMissLogHandler { event in
             guard !event.isMatched, level.printsMisses, filesAnswer?(event.request) != true else { return }
             say(event.nearMissReport ?? "\(event)")
         }
-        // Caught from here on, before the start-up line below tells anyone the server is up.
-        let termination = Termination()
-        let server = try await mock.startServer(
-            host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
-            admin: admin
-        ) { record in
-            guard level.printsExchanges else { return }
-            let status = record.statusCode.map(String.init) ?? "---"
-            say(
-                String(
-                    format: "%@ %@ %@ %.1f ms%@", record.method, record.target, status, record.duration * 1000,
-                    record.statusCode == nil ? " (\(record.outcome))" : ""))
+        let server = try await voodoo.bind(ports, host: host) { port in
+            try await mock.startServer(
+                host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
+                admin: admin
+            ) { [revealSecrets] record in
+                guard level.printsExchanges else { return }
+                let status = record.statusCode.map(String.init) ?? "---"
+                let target = revealSecrets ? record.target : SecretMasking.url(record.target)
+                say(
+                    String(
+                        format: "%@ %@ %@ %.1f ms%@", record.method, target, status, record.duration * 1000,
+                        record.statusCode == nil ? " (\(record.outcome))" : ""))
+            }
+        }
+        voodoo.announce(server.baseURL, mode: mode)
+        if !source.namesASource, wireMock.wiremockRoot == nil, voodoo.config == nil {
+            let adminNote =
+                admin == nil
+                ? ""
+                : " add stubs at \(server.baseURL.absoluteString)/__admin/mappings or on the dashboard, \(server.baseURL.absoluteString)/__admin/, or"
+            say("httpmock: no mocks folder given, so no routes:\(adminNote) name a folder: httpmock serve ./mocks")
         }
         let matchedAs = inferredHost.map { "matching requests as \($0) (the one host of the loaded routes), " } ?? ""
         say("httpmock: \(matchedAs)serving on \(server.baseURL.absoluteString)")

@@ -1,7 +1,7 @@
 #if Server
 import Foundation
 
-/// SIGINT and SIGTERM, caught from the moment this is made and turned into an awaitable event.
+/// SIGINT and SIGTERM, caught from ``catchSignals()`` on and turned into an awaitable event.
 ///
 /// Made before the server's start-up line is printed: a script (or a test) that sends SIGTERM as
 /// soon as it reads that line must find the signal caught, not the default action killing the
@@ -13,7 +13,12 @@ final class Termination: @unchecked Sendable {
     private var continuation: CheckedContinuation<String, Never>?
     private var sources: [any DispatchSourceSignal] = []
 
-    init() {
+    /// Made before loading (so a Voodoo `/_admin/shutdown` route can name it); signals are caught
+    /// from ``catchSignals()`` on.
+    init() {}
+
+    /// Catches SIGINT and SIGTERM from now on: each ends ``wait()``.
+    func catchSignals() {
         for (number, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -23,7 +28,7 @@ final class Termination: @unchecked Sendable {
         }
     }
 
-    /// The name of the first signal received, once one is.
+    /// The name of the first signal received (or the reason given to ``stop(because:)``), once one is.
     func wait() async -> String {
         await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             let already = lock.withLock { () -> String? in
@@ -33,6 +38,11 @@ final class Termination: @unchecked Sendable {
             }
             if let already { continuation.resume(returning: already) }
         }
+    }
+
+    /// Stops the wait as a signal would, for `reason` (`admin shutdown`), which the log names.
+    func stop(because reason: String) {
+        receive(reason)
     }
 
     private func receive(_ name: String) {

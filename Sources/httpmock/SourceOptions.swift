@@ -5,10 +5,15 @@ import HTTPMock
 
 /// What `serve` and `routes` both load (SPEC §13): the mocks folder, HAR archives and static
 /// file directories. Another source (`--config`, `--wiremock-root`) is an `@OptionGroup` of its
-/// own beside this one, passing `otherSourcesGiven` so the current folder is not read as well.
+/// own beside this one. Nothing is read that is not named (SPEC §24): without a source, `serve`
+/// serves an empty instance (for the admin API) from any folder, the checkout included.
 struct SourceOptions: ParsableArguments {
     @Argument(
-        help: "The mocks folder (Espresso-Martini layout, see Docs/HTTPMock.docc/MockFiles.md). Default: the current folder.")
+        help: ArgumentHelp(
+            "The mocks folder (Espresso-Martini layout, see Docs/HTTPMock.docc/MockFiles.md), e.g. ./mocks.",
+            discussion:
+                "Without one, no folder is read (not even the current one): serve starts empty, for stubs added through the admin API.")
+    )
     var folder: String?
 
     @Option(help: "The mocks folder, as Espresso-Martini names it (same as FOLDER).")
@@ -18,6 +23,7 @@ struct SourceOptions: ParsableArguments {
     var har: [String] = []
 
     @Option(
+        name: [.customShort("f"), .long],
         help:
             "A directory of static files for GET and HEAD requests no route answers (repeatable; the first that holds the file answers)."
     )
@@ -29,17 +35,19 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
-    /// The mocks folder: FOLDER, else `--requests-folder`, else the current folder when nothing
-    /// else is given to serve (no `--har`, `--file-dir` or `otherSourcesGiven`); `nil` then.
-    func mocksFolder(otherSourcesGiven: Bool = false) throws -> URL? {
-        guard folder != nil || requestsFolder != nil || (har.isEmpty && fileDir.isEmpty && !otherSourcesGiven) else { return nil }
-        let path = folder ?? requestsFolder ?? "."
+    /// The mocks folder: FOLDER, else `--requests-folder`, else `nil` (the current folder is
+    /// never read unless named: `httpmock serve .`).
+    func mocksFolder() throws -> URL? {
+        guard let path = folder ?? requestsFolder else { return nil }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("The mocks folder \(path) does not exist or is not a folder.")
         }
         return URL(fileURLWithPath: path, isDirectory: true)
     }
+
+    /// Whether a source of this group is named (a mocks folder, `--har`, `--file-dir`).
+    var namesASource: Bool { folder != nil || requestsFolder != nil || !har.isEmpty || !fileDir.isEmpty }
 
     /// Loads every source into `mock`, all or nothing per source; a `configuration.json` directly
     /// in the mocks folder is the CLI's settings file, never a route file.

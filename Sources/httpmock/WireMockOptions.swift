@@ -15,6 +15,11 @@ struct WireMockOptions: ParsableArguments {
     @Option(help: "A token every admin request must send as Authorization: Bearer TOKEN; allows the admin API on any address.")
     var adminToken: String?
 
+    @Option(
+        name: .customLong("admin-allow-origin"),
+        help: "An origin (http://localhost:3000) whose web pages may call the admin API; repeat for more. Others get 403.")
+    var adminAllowOrigins: [String] = []
+
     @Option(help: "A WireMock root folder: loads mappings/**/*.json, answers bodyFileName from __files/.")
     var wiremockRoot: String?
 
@@ -39,14 +44,20 @@ struct WireMockOptions: ParsableArguments {
             mock.unmockedPolicy = .mock(.forward(to: url, lifetime: .eternal))
         }
         if let adminToken, adminToken.isEmpty { throw ValidationError("--admin-token must not be empty.") }
+        let access: AdminAccess
+        do {
+            access = try AdminAccess(token: adminToken, allowedOrigins: adminAllowOrigins)
+        } catch {
+            throw ValidationError("--admin-token or --admin-allow-origin: \((error as? HTTPMockError)?.message ?? "\(error)")")
+        }
         guard admin else { return nil }
-        let loopback = ["127.0.0.1", "::1", "localhost"].contains(host.lowercased()) || host.hasPrefix("127.")
-        guard loopback || adminToken != nil else {
-            FileHandle.standardOutput.write(
-                Data("httpmock: the admin API is off: \(host) is not a loopback address; give --admin-token TOKEN to serve it\n".utf8))
+        guard AdminAccess.isLoopback(host) || adminToken != nil else {
+            say(
+                "httpmock: the admin API is off (Voodoo's /_admin/ too): \(host) is not a loopback address; give --admin-token TOKEN to serve it"
+            )
             return nil
         }
-        return AdminAPI(mock: mock, token: adminToken)
+        return AdminAPI(mock: mock, access: access)
     }
 }
 #endif

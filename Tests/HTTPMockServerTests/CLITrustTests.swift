@@ -153,7 +153,8 @@ struct CLITrustTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(#"{"hostname": "127.0.0.1", "port": 0, "log_level": "info"}"#.utf8)
             .write(to: folder.appendingPathComponent("configuration.json"))
-        let cli = try RunningCLI(["serve"], directory: folder)
+        // Named as ".": without a folder, serve reads none (SPEC §24).
+        let cli = try RunningCLI(["serve", "."], directory: folder)
         let (base, _) = try await servedURL(cli)
         let (data, response) = try await makePlainSession().data(from: base.appendingPathComponent("ping"))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -235,7 +236,8 @@ struct CLITrustTests {
         #expect(report.contains("GET **/ping"), "\(report)")  // the closest registration
         #expect(!report.contains("No file for"))
         let log = try await cli.waitFor("GET /pong 404")
-        #expect(!log.contains("No mock for GET https://example.com/site.css"))  // a file answer is no miss to report
+        #expect(!log.contains("site.css (matched as"))  // a file answer is no miss to report
+        #expect(log.contains("No mock for GET \(base.absoluteString)/pong (matched as https://example.com/pong)"), "\(log)")
         kill(cli.process.processIdentifier, SIGTERM)
         #expect(try await cli.waitForExit() == 0)
     }

@@ -51,6 +51,7 @@ enum ServerChildScenarios {
         "connectionLostIntMax": connectionLostIntMax,
         "deepPipeline": deepPipeline,
         "wireMockRegexStarvation": wireMockRegexStarvation,
+        "forwardBounded": forwardBounded,
     ]
 
     /// Sends `request` on a new connection; returns the client (still open) after `wait` seconds.

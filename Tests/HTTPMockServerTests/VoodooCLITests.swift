@@ -34,7 +34,7 @@ struct VoodooCLITests {
                 subcommand, "--config", voodooFixtures.appendingPathComponent(voodooCLIConfig).path,
                 "--template-dir", voodooFixtures.appendingPathComponent("templates").path,
                 "--file-dir", voodooFixtures.appendingPathComponent("files").path,
-            ] + extra
+            ] + extra + (extra.contains("--port-range") ? [] : ["--port", "0"])  // 8080-8090 is VoodooShopCLITests'
         let cli = try RunningCLI(arguments, directory: voodooFixtures)
         let started = try await cli.waitFor("serving on http://")
         let line = try #require(started.split(separator: "\n").first { $0.contains("serving on http://") })

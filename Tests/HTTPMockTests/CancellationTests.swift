@@ -35,9 +35,8 @@ struct CancellationTests {
     func cancelPendingDelay() async throws {
         let mock = HTTPMock()
         mock.addResponses(forPath: "/slow", responses: [.plaintext("late", delivery: .delayed(30))])
-        let start = Date()
+        // Not cancelled, the instance's 15 s timeout would end it with .timedOut, not .cancelled.
         let outcome = await Self.run(mock, "/slow", cancelWhenJournaled: true)
-        #expect(Date().timeIntervalSince(start) < 20)  // far from the 30 s delay, generous under ThreadSanitizer
         #expect(throws: URLError.self) { try outcome.get() }
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .cancelled)
     }
@@ -50,9 +49,7 @@ struct CancellationTests {
         await Self.waitUntilJournaled(mock, "/slow")
         try await Task.sleep(nanoseconds: 50_000_000)
         request.cancel()
-        let start = Date()
         let outcome = await request.result
-        #expect(Date().timeIntervalSince(start) < 20)  // far from the 30 s delay, generous under ThreadSanitizer
         #expect(throws: (any Error).self) { try outcome.get() }
         #expect((mock.recordedRequests.first?.error as? URLError)?.code == .cancelled)
     }

@@ -81,12 +81,11 @@ struct PassthroughTests {
         let mock = HTTPMock()
         mock.unmockedPolicy = .passthrough
         mock.timeout = 0.5
-        let started = Date()
+        // The server answers after 30 s: an error at all, and .timedOut, show the timeout ended it.
         let error = await #expect(throws: URLError.self) {
             _ = try await mock.urlSession.reply("\(server.baseURL)/slow")
         }
         #expect(error?.code == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 20)  // the server answers after 30 s
     }
 
     @Test("a custom passthroughSession is used")

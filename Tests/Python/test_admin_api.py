@@ -149,11 +149,18 @@ def test_near_misses_carry_the_report(serve):
     assert requests.get(served.base_url + "/users/2", timeout=10).status_code == 404
     unmatched = Requests.get_unmatched_requests()
     assert [r.url for r in unmatched.requests] == ["/users/2"]
+    # WireMock's near misses: the closest mapping and a distance, nothing WireMock lacks
     near = requests.get(served.base_url + "/__admin/requests/unmatched/near-misses", timeout=10).json()["nearMisses"]
     assert near[0]["request"]["url"] == "/users/2"
-    assert "/users/1" in near[0]["nearMissReport"]
+    assert near[0]["stubMapping"]["request"]["urlPath"] == "/users/1"
+    assert 0 < near[0]["matchResult"]["distance"] < 1
+    assert "nearMissReport" not in near[0]
     near_client = Requests.get_unmatched_requests_near_misses()
     assert near_client.near_misses[0].request.url == "/users/2"
+    # HTTPMock's own report, on its own endpoint
+    ours = requests.get(served.base_url + "/__admin/httpmock/near-misses", timeout=10).json()["nearMisses"]
+    assert ours[0]["request"]["url"] == "/users/2"
+    assert "/users/1" in ours[0]["nearMissReport"]
 
 
 def test_mapping_files_and_reset_bring_them_back(serve):
@@ -162,7 +169,7 @@ def test_mapping_files_and_reset_bring_them_back(serve):
     base = served.base_url
     assert requests.get(base + "/hello?lang=en", timeout=10).text == "Hello from a file"
     assert requests.get(base + "/hello?lang=de", timeout=10).status_code == 404
-    report = requests.get(base + "/__admin/requests/unmatched/near-misses", timeout=10).json()["nearMisses"][0]["nearMissReport"]
+    report = requests.get(base + "/__admin/httpmock/near-misses", timeout=10).json()["nearMisses"][0]["nearMissReport"]
     assert 'query lang: expected equalTo "en", got de' in report
     assert requests.get(base + "/users/7", timeout=10).json() == {"id": 7, "name": "Ada"}
     # priority 1 wins over the pattern, whatever the specificity
@@ -212,8 +219,10 @@ def test_settings_delay_and_shutdown(serve):
     assert requests.post(served.base_url + "/__admin/settings", json={"fixedDelay": 300}, timeout=10).status_code == 200
     answer = requests.get(served.base_url + "/slow", timeout=10)
     assert answer.text == "late" and answer.elapsed.total_seconds() >= 0.25
-    refused = requests.post(served.base_url + "/__admin/settings", json={"proxyPassThrough": True}, timeout=10)
+    refused = requests.post(served.base_url + "/__admin/settings", json={"proxyPassThrough": False}, timeout=10)
     assert refused.status_code == 422 and "proxyPassThrough" in refused.text
+    refused = requests.post(served.base_url + "/__admin/settings", json={"stubCorsEnabled": True}, timeout=10)
+    assert refused.status_code == 422 and "stubCorsEnabled" in refused.text
 
     assert requests.post(served.base_url + "/__admin/shutdown", timeout=10).status_code == 200
     assert served.process.wait(timeout=20) == 0

@@ -16,8 +16,12 @@ def test_proxy_base_url_mapping(serve, upstream):
     assert answer.headers["X-Upstream"] == "yes"
     assert answer.json() == {"upstream": True, "method": "POST", "path": "/api/items?x=1", "body": "hi"}
     journal = requests.get(served.base_url + "/__admin/requests", timeout=10).json()
-    assert journal["requests"][0]["responseDefinition"]["status"] == 200
-    assert "forward to " + upstream in journal["requests"][0]["route"]
+    event = journal["requests"][0]
+    assert event["responseDefinition"] == {"status": 200, "proxyBaseUrl": upstream}
+    assert event["stubMapping"]["id"] == created.json()["id"]
+    assert event["response"]["status"] == 200
+    assert event["response"]["headers"]["X-Upstream"] == "yes"
+    assert '"upstream": true' in event["response"]["body"]
 
 
 def test_forward_unmatched(serve, upstream):

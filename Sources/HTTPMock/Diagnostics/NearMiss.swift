@@ -26,7 +26,7 @@ enum NearMissAnalysis {
     /// `scenarios` holds the scenario states when the request was looked up (missing: started).
     static func nearMisses(
         for request: MockRequest, routes: [Route], queues: [QueueState],
-        scenarios: [String: String] = [:]
+        scenarios: [String: String] = [:], revealSecrets: Bool = false
     ) -> [NearMiss] {
         var facts = RequestFacts()
         let segments = request.pathSegments
@@ -37,7 +37,7 @@ enum NearMissAnalysis {
                 (
                     analyze(
                         route.key, queue: queue, request: request, segments: segments, facts: &facts,
-                        scenarios: scenarios, location: route.location), route.order
+                        scenarios: scenarios, location: route.location, revealSecrets: revealSecrets), route.order
                 ))
         }
         misses.sort { $0.0.distance != $1.0.distance ? $0.0.distance < $1.0.distance : $0.1 < $1.1 }
@@ -46,7 +46,7 @@ enum NearMissAnalysis {
 
     private static func analyze(
         _ key: RouteKey, queue: QueueState, request: MockRequest, segments: [String],
-        facts: inout RequestFacts, scenarios: [String: String], location: SourceLocation?
+        facts: inout RequestFacts, scenarios: [String: String], location: SourceLocation?, revealSecrets: Bool
     ) -> NearMiss {
         var distance = 0.0
         var reasons: [String] = []
@@ -67,20 +67,20 @@ enum NearMissAnalysis {
             reasons.append("method: expected \(method), got \(request.method)")
         }
         if let query = key.query {
-            let lines = queryDifferences(query, request.query)
+            let lines = queryDifferences(query, request.query, revealSecrets: revealSecrets)
             if !lines.isEmpty {
                 distance += min(1, 0.5 + 0.25 * Double(lines.count))
                 reasons += lines
             }
         }
         if let headers = key.headers, !headers.matches(request.headers) {
-            let lines = headerDifferences(headers, request.headers)
+            let lines = headerDifferences(headers, request.headers, revealSecrets: revealSecrets)
             distance += min(1, 0.5 + 0.25 * Double(lines.count))
             reasons += lines
         }
         if let body = key.body, !body.matches(request, json: { facts.json(of: request) }) {
             distance += 1
-            reasons.append("body: expected \(body), got \(describeBody(request.body))")
+            reasons.append("body: expected \(body), got \(describeBody(request.body, revealSecrets: revealSecrets))")
         }
         if let conditions = key.conditions {
             // The URL, host and port weigh as a path does; the other matchers together as the
@@ -92,7 +92,7 @@ enum NearMissAnalysis {
                 } else {
                     others += 1
                 }
-                reasons.append(miss.line)
+                reasons.append(revealSecrets ? miss.line : SecretMasking.maskingExpectations(in: miss.line))
             }
             if others > 0 { distance += min(1, 0.5 + 0.25 * Double(others)) }
         }
@@ -108,47 +108,62 @@ enum NearMissAnalysis {
         // A predicate runs only when everything else matches: it is user code and may have effects.
         if reasons.isEmpty, let predicate = key.predicate, !predicate.test(request) {
             distance += 0.5
-            reasons.append("where: " + (predicate.explanation?(request) ?? "the predicate returned false"))
+            let explanation = predicate.explanation?(request) ?? "the predicate returned false"
+            reasons.append("where: " + (revealSecrets ? explanation : SecretMasking.maskingExpectations(in: explanation)))
         }
         if reasons.isEmpty, queue.pending == 0 {
             distance += 0.5
             reasons.append("responses: all \(queue.served) queued response\(queue.served == 1 ? " was" : "s were") already served")
         }
-        return NearMiss(route: key.description, location: location, distance: distance, reasons: reasons)
+        return NearMiss(
+            route: revealSecrets ? key.description : key.maskedDescription, location: location, distance: distance, reasons: reasons)
     }
 
-    private static func queryDifferences(_ requirement: QueryRequirement, _ query: RequestQuery) -> [String] {
+    private static func queryDifferences(_ requirement: QueryRequirement, _ query: RequestQuery, revealSecrets: Bool) -> [String] {
         var lines: [String] = []
+        func shown(_ values: [String], of key: String) -> [String] {
+            revealSecrets || !SecretMasking.isSecretKey(key) ? values : values.map { _ in SecretMasking.placeholder }
+        }
         for (key, expected) in requirement.values.sorted(by: { $0.key < $1.key }) {
             let actual = query.values(for: key)
             guard !expected.matches(actual) else { continue }
-            let got = actual.isEmpty ? "no \(key)" : "\(key)=\(actual.count == 1 ? actual[0] : "[" + actual.joined(separator: ", ") + "]")"
-            lines.append("query: expected \(key)=\(expected), got \(got)")
+            let values = shown(actual, of: key)
+            let got = actual.isEmpty ? "no \(key)" : "\(key)=\(values.count == 1 ? values[0] : "[" + values.joined(separator: ", ") + "]")"
+            let wanted =
+                revealSecrets || !SecretMasking.isSecretKey(key)
+                ? "\(expected)" : expected.maskedDescription { _ in SecretMasking.placeholder }
+            lines.append("query: expected \(key)=\(wanted), got \(got)")
         }
         if requirement.matching == .exact {
             for key in query.keys where requirement.values[key] == nil {
-                lines.append("query: unexpected \(key)=\(query.values(for: key).joined(separator: ",")) (matching: .exact)")
+                lines.append("query: unexpected \(key)=\(shown(query.values(for: key), of: key).joined(separator: ",")) (matching: .exact)")
             }
         }
         return lines
     }
 
-    private static func headerDifferences(_ requirement: HeaderRequirement, _ headers: HTTPHeaders) -> [String] {
+    /// One line per header that differs. A secret header's values (``SecretMasking``) are
+    /// masked on both sides unless `revealSecrets`: the expected one is a credential too.
+    private static func headerDifferences(_ requirement: HeaderRequirement, _ headers: HTTPHeaders, revealSecrets: Bool) -> [String] {
         var lines: [String] = []
         for (name, expected) in requirement.values.sorted(by: { $0.key < $1.key }) {
             let single = HeaderRequirement([name: expected])
             guard !single.matches(headers) else { continue }
-            let got = headers[name].map { "\(name): \($0)" } ?? "no \(name)"
-            lines.append("headers: expected \(name): \(expected), got \(got)")
+            let masks = !revealSecrets && SecretMasking.isSecretHeader(name)
+            let got = headers[name].map { "\(name): \(masks ? SecretMasking.headerValue($0, named: name) : $0)" } ?? "no \(name)"
+            let wanted = masks ? expected.maskedDescription { SecretMasking.headerValue($0, named: name) } : "\(expected)"
+            lines.append("headers: expected \(name): \(wanted), got \(got)")
         }
         return lines
     }
 
-    private static func describeBody(_ body: Data?) -> String {
+    private static func describeBody(_ body: Data?, revealSecrets: Bool) -> String {
         guard let body, !body.isEmpty else { return "no body" }
         guard let text = String(data: body, encoding: .utf8) else { return "\(body.count) bytes of binary data" }
         let limit = 160
-        return text.count <= limit ? text : String(text.prefix(limit)) + "… (\(body.count) bytes)"
+        let shown = text.count <= limit ? text : String(text.prefix(limit))
+        let masked = revealSecrets ? shown : SecretMasking.bodyText(shown)
+        return text.count <= limit ? masked : masked + "… (\(body.count) bytes)"
     }
 
     /// How different two strings are, 0 (equal) to 1, by edit distance.
@@ -191,9 +206,29 @@ enum NearMissAnalysis {
         return previous[b.count]
     }
 
-    /// The report for an unmatched request, as the 404 body, errors, the journal and `verify()` show it.
-    static func report(for request: MockRequest, nearMisses: [NearMiss]) -> String {
-        var lines = ["No mock for \(request.method) \(request.url.absoluteString)"]
+    /// The report for an unmatched request, as the 404 body, errors, the journal and `verify()`
+    /// show it. Unless `revealSecrets`, the request's secrets (``SecretMasking``) are masked
+    /// wherever they appear, and a last line says so when any was.
+    static func report(for request: MockRequest, nearMisses: [NearMiss], revealSecrets: Bool = false) -> String {
+        let text = unmaskedReport(for: request, nearMisses: nearMisses, revealSecrets: revealSecrets)
+        guard !revealSecrets else { return text }
+        let masked = SecretMasking.text(text, hiding: SecretMasking.secrets(of: request))
+        guard masked.contains(SecretMasking.placeholder) else { return masked }
+        return masked
+            + "\n(secrets shown as \(SecretMasking.placeholder); revealSecrets = true, or httpmock serve --reveal-secrets, shows them)"
+    }
+
+    /// The URL the client called (over HTTP: `http://127.0.0.1:PORT/path`) and, when the
+    /// server matched the request as another (an impersonated host), that one too.
+    static func calledURLDescription(of request: MockRequest, revealSecrets: Bool) -> String {
+        let called = request.calledURL.absoluteString
+        let matched = request.url.absoluteString
+        let text = called == matched ? called : "\(called) (matched as \(matched))"
+        return revealSecrets ? text : SecretMasking.url(text)
+    }
+
+    private static func unmaskedReport(for request: MockRequest, nearMisses: [NearMiss], revealSecrets: Bool) -> String {
+        var lines = ["No mock for \(request.method) \(calledURLDescription(of: request, revealSecrets: revealSecrets))"]
         guard !nearMisses.isEmpty else {
             lines.append("No routes are registered on this HTTPMock instance.")
             return lines.joined(separator: "\n")
@@ -207,5 +242,16 @@ enum NearMissAnalysis {
             }
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension MatchValue {
+    /// ``description`` with each expected value passed through `mask`.
+    func maskedDescription(_ mask: (String) -> String) -> String {
+        switch kind {
+        case .any: return description
+        case .values(let values) where values.count == 1: return mask(values[0])
+        case .values(let values): return "[" + values.map(mask).joined(separator: ", ") + "]"
+        }
     }
 }

@@ -73,8 +73,9 @@ enum Reporter {
 
     #if canImport(Testing)
     private static func recordInSwiftTesting(_ message: String, severity: Severity, at location: SourceLocation) {
+        // Swift Testing needs a line and column from 1; line 0 is a location without a line.
         let sourceLocation = Testing.SourceLocation(
-            fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
+            fileID: location.fileID, filePath: location.filePath, line: max(1, location.line), column: max(1, location.column))
         #if compiler(>=6.3)
         Issue.record(Comment(rawValue: message), severity: severity == .error ? .error : .warning, sourceLocation: sourceLocation)
         #else
@@ -88,7 +89,8 @@ enum Reporter {
     #endif
 
     private static func writeToStandardError(_ message: String, severity: Severity, at location: SourceLocation) {
-        let line = "\(location.filePath):\(location.line): \(severity == .error ? "error" : "warning"): \(message)\n"
+        let place = location.line > 0 ? "\(location.filePath):\(location.line)" : location.filePath
+        let line = "\(place): \(severity == .error ? "error" : "warning"): \(message)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

@@ -22,17 +22,20 @@ struct MockFolder: Sendable {
 ///
 /// Every real folder (device and inode) is read at most once, so reading ends and takes time
 /// linear in the number of folders whatever the links do: a link that leads back into a folder
-/// containing it (a loop) and a second way into a folder already read are errors naming the link
-/// and its target. Without this, one loop repeats the subtree until the path is too long for the
-/// system (40 repetitions), and two loops double the work at every level — reading never ends.
+/// containing it (a loop) and a second way into a folder already read are skipped, each with a
+/// warning naming the link and its target (SPEC §24: a checkout or a home folder holds such
+/// links, and one of them is no reason to refuse the rest). Without this, one loop repeats the
+/// subtree until the path is too long for the system (40 repetitions), and two loops double the
+/// work at every level — reading never ends.
 ///
 /// Folder names must be UTF-8 (they become path segments and methods); a folder whose name is
 /// not is an error showing its bytes. Files with such names are ignored like any file no
 /// `configuration.json` names (a JSON string cannot name them).
 enum FolderReader {
-    /// The tree under `path`.
-    /// - Throws: ``HTTPMockError`` (`.mockTree`) naming the folder or link at fault.
-    static func read(root path: String) throws(HTTPMockError) -> MockFolder {
+    /// The tree under `path`, and a warning for each link it skipped (a loop, a second way into
+    /// a folder), in reading order.
+    /// - Throws: ``HTTPMockError`` (`.mockTree`) naming the folder at fault.
+    static func read(root path: String) throws(HTTPMockError) -> (tree: MockFolder, skipped: [SkippedLink]) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw HTTPMockError(.mockTree, "loadMocks: there is no folder at \(path)")
@@ -43,7 +46,15 @@ enum FolderReader {
         var reader = Reader()
         let identity = Identity(status)
         reader.readAt[identity] = path
-        return try reader.read(path, name: (path as NSString).lastPathComponent, ancestors: [identity])
+        let tree = try reader.read(path, name: (path as NSString).lastPathComponent, ancestors: [identity])
+        return (tree, reader.skipped)
+    }
+
+    /// A link to a folder that was not followed, and why.
+    struct SkippedLink: Sendable, Equatable {
+        /// The link's path, as the tree names it.
+        let path: String
+        let message: String
     }
 
     /// A folder's identity on disk, the same through every link that reaches it.
@@ -60,6 +71,7 @@ enum FolderReader {
     private struct Reader {
         /// Where each folder read so far was read.
         var readAt: [Identity: String] = [:]
+        var skipped: [SkippedLink] = []
 
         mutating func read(_ path: String, name: String, ancestors: Set<Identity>) throws(HTTPMockError) -> MockFolder {
             var files: [String] = []
@@ -86,16 +98,22 @@ enum FolderReader {
             var children: [MockFolder] = []
             for folder in folders.sorted(by: { $0.name < $1.name }) {
                 if ancestors.contains(folder.identity) {
-                    throw HTTPMockError(
-                        .mockTree,
-                        "loadMocks: \(FolderReader.linkDescription(folder.path)) \(readAt[folder.identity] ?? "?"), a folder that contains it: a loop, the tree would never end. Remove the link or point it outside the tree."
-                    )
+                    skipped.append(
+                        SkippedLink(
+                            path: folder.path,
+                            message:
+                                "loadMocks: \(FolderReader.linkDescription(folder.path)) \(readAt[folder.identity] ?? "?"), a folder that contains it: a loop, so it is skipped (followed, the tree would never end). Remove the link or point it outside the tree."
+                        ))
+                    continue
                 }
                 if let earlier = readAt[folder.identity] {
-                    throw HTTPMockError(
-                        .mockTree,
-                        "loadMocks: \(FolderReader.linkDescription(folder.path)) \(earlier), a folder already read there: every folder of a tree is read once (two ways into one folder would register its mocks twice, and links can multiply the ways without end). Copy the folder, or link its files instead."
-                    )
+                    skipped.append(
+                        SkippedLink(
+                            path: folder.path,
+                            message:
+                                "loadMocks: \(FolderReader.linkDescription(folder.path)) \(earlier), a folder already read there, so it is skipped: every folder of a tree is read once (two ways into one folder would register its mocks twice, and links can multiply the ways without end). Copy the folder, or link its files instead."
+                        ))
+                    continue
                 }
                 readAt[folder.identity] = folder.path
                 children.append(try read(folder.path, name: folder.name, ancestors: ancestors.union([folder.identity])))

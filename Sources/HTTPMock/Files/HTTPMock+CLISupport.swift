@@ -7,8 +7,9 @@ extension HTTPMock {
     /// ``loadMocks(from:host:)`` for the CLI: a `configuration.json` directly in `directory` is
     /// the CLI's settings file (read by ``ServerSettings``), not a misplaced route file.
     package func loadMocks(from directory: URL, host: String? = nil, rootHoldsSettings: Bool) throws {
-        let definitions = try MockTree.definitions(in: directory, host: host, rootHoldsSettings: rootHoldsSettings)
+        let (definitions, skipped) = try MockTree.definitions(in: directory, host: host, rootHoldsSettings: rootHoldsSettings)
         try Registration.registerOrThrow(definitions, on: registry, defaultDomain: defaultDomain)
+        MockTree.warn(about: skipped)
     }
 
     /// The host of every registered route, as registered (`api.example.com`, `*.example.com`,
@@ -28,11 +29,15 @@ extension HTTPMock {
     /// The near-miss report the registry gives `request` when nothing matches it: the text of
     /// the `404` under `.notFound`.
     package func nearMissReport(for request: MockRequest) -> String {
-        let (routes, queues, scenarios) = registry.state.withLock { state in
-            (state.routes.routes, state.routes.routes.map { state.queueState(of: $0) }, state.scenarios)
+        let (routes, queues, scenarios, reveal) = registry.state.withLock { state in
+            (
+                state.routes.routes, state.routes.routes.map { state.queueState(of: $0) }, state.scenarios,
+                state.settings.value.revealSecrets
+            )
         }
-        let misses = NearMissAnalysis.nearMisses(for: request, routes: routes, queues: queues, scenarios: scenarios)
-        return NearMissAnalysis.report(for: request, nearMisses: misses)
+        let misses = NearMissAnalysis.nearMisses(
+            for: request, routes: routes, queues: queues, scenarios: scenarios, revealSecrets: reveal)
+        return NearMissAnalysis.report(for: request, nearMisses: misses, revealSecrets: reveal)
     }
 
     /// Answers `GET`/`HEAD` requests that no route matches with the files of `directories` (the

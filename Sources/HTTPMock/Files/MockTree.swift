@@ -36,10 +36,16 @@ enum MockTree {
 
     /// Every route of the tree under `root`, in a deterministic order (folders sorted by name).
     /// With `rootHoldsSettings` (the CLI), a `configuration.json` directly in `root` is the CLI's
-    /// settings file and no route; otherwise it is an error.
+    /// settings file and no route; otherwise it is an error. A link to a folder that loops or
+    /// leads into a folder already read is skipped and reported as a warning, after the tree
+    /// loaded (nothing is reported for a tree that fails to load).
     /// - Throws: ``HTTPMockError`` naming the file or folder and what is wrong in it.
-    static func definitions(in root: URL, host: String?, rootHoldsSettings: Bool = false) throws(HTTPMockError) -> [RouteDefinition] {
-        let tree = try FolderReader.read(root: root.path)
+    static func definitions(
+        in root: URL, host: String?, rootHoldsSettings: Bool = false
+    ) throws(HTTPMockError) -> (
+        definitions: [RouteDefinition], skipped: [FolderReader.SkippedLink]
+    ) {
+        let (tree, skipped) = try FolderReader.read(root: root.path)
         if !rootHoldsSettings, tree.files.contains(MockConfiguration.fileName) {
             throw HTTPMockError(
                 .mockTree,
@@ -49,7 +55,14 @@ enum MockTree {
         for folder in tree.folders {
             try collect(folder, segments: [], root: tree.path, host: host, into: &definitions)
         }
-        return definitions
+        return (definitions, skipped)
+    }
+
+    /// Reports each skipped link as a warning at the link (no line: it is not a file's).
+    static func warn(about skipped: [FolderReader.SkippedLink]) {
+        for link in skipped {
+            Reporter.warn(link.message, at: SourceLocation(fileID: link.path, filePath: link.path, line: 0, column: 0))
+        }
     }
 
     private static func collect(

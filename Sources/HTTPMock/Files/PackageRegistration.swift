@@ -32,9 +32,15 @@ package struct PackageTemplate: Sendable {
     private let template: Template
 
     /// Parses `source`; the error message starts with `line:column:`.
-    package init(_ source: String) throws {
+    ///
+    /// `partials` finds the source of `{{> name}}` by its name, or returns `nil` when there is
+    /// none (an error naming it); the caller reads and confines (Voodoo's template folder), and
+    /// an error it throws is quoted in the parse error. Each partial is parsed once, here: a
+    /// partial may include another; a cycle or a chain deeper than 32 is an error naming the
+    /// chain (`a → b → a`). Without `partials`, a partial tag is an error.
+    package init(_ source: String, partials: ((String) throws -> String?)? = nil) throws {
         do {
-            template = try Template(parsing: source)
+            template = try Template(parsing: source, partials: partials)
         } catch {
             throw HTTPMockError(.mockTree, error.message)
         }
@@ -62,6 +68,12 @@ extension HTTPMock {
                 location: SourceLocation(fileID: route.file, filePath: route.file, line: route.line, column: 1))
         }
         try Registration.registerOrThrow(definitions, on: registry, defaultDomain: defaultDomain, operation: operation)
+    }
+
+    /// Records a registration mistake that did not stop the registration (a Voodoo script that
+    /// does not compile) as a test failure at the registering call site (SPEC §7).
+    package func reportRegistrationMistake(_ message: String, fileID: String, filePath: String, line: Int, column: Int) {
+        Reporter.fail(message, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// What a §16 template sees for `request` (`request`, `store`, `now`, `uuid`).

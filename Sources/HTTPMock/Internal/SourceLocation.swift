@@ -6,6 +6,7 @@ struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     var line: Int
     var column: Int
 
-    /// `file:line`; without the line when there is none (0: a mapping posted to the admin API).
+    /// `file:line`, or the file alone for a location that has no line (0: a mapping posted to
+    /// the admin API, a link in a mock tree), rather than a line number that is not one.
     var description: String { line > 0 ? "\(fileID):\(line)" : fileID }
 }

@@ -40,6 +40,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         let effectivePort: Int?
         /// The URL's scheme, lowercased; empty when it has none.
         let scheme: String
+        /// Where a server's client sent the request, when that is not ``url`` (the server
+        /// matches a request naming it as sent to the impersonated host); `nil`: ``url``.
+        let called: CalledURL?
         /// The path as the client wrote it (percent-encoding kept; `/` when empty), for rules
         /// on the URL as sent (WireMock's `urlPath`, `urlPathPattern`).
         let rawPath: String
@@ -50,8 +53,12 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         var rawPathAndQuery: String { rawQuery.map { rawPath + "?" + $0 } ?? rawPath }
 
         /// Reads `url`'s scheme, host, port, path and query.
-        package init(_ url: URL) {
+        ///
+        /// - Parameter called: Where the client sent the request, when a server matches it as
+        ///   sent to `url` instead; `nil` when the client called `url` itself.
+        package init(_ url: URL, called: CalledURL? = nil) {
             self.url = url
+            self.called = called
             let port: Int?
             let scheme: String
             let path: String
@@ -83,12 +90,56 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The URL a server's client called, kept as the parts the server had read: the request's
+    /// per-connection ``Target`` holds one, and the URL is built only when someone asks
+    /// (the admin API, a report), never on the way to an answer.
+    package final class CalledURL: Sendable {
+        /// `http` or `https`.
+        let scheme: String
+        /// The authority as the client sent it in `Host` (`127.0.0.1:8080`); empty for an
+        /// absolute-form target, which names its own.
+        let authority: String
+        /// The request target as received: origin form (`/path?query`) or absolute form.
+        let target: String
+
+        /// - Parameters:
+        ///   - scheme: `http` or `https`.
+        ///   - authority: The `Host` header's value (the server's address when there was none);
+        ///     empty when `target` is absolute.
+        ///   - target: The request line's target.
+        package init(scheme: String, authority: String, target: String) {
+            self.scheme = scheme
+            self.authority = authority
+            self.target = target
+        }
+
+        /// The URL, or `nil` when the parts do not make one.
+        var url: URL? {
+            if authority.isEmpty { return URL(string: target) }
+            let path = target.utf8.first == UInt8(ascii: "/") ? target : "/" + target
+            return URL(string: scheme + "://" + authority + path)
+        }
+    }
+
     private let storage: Storage
 
     /// The method, uppercased.
     public var method: HTTPMethod { storage.method }
-    /// The full URL, as the client sent it.
+    /// The full URL the request is matched as. For a request to `HTTPMockServer` that names
+    /// the server (`http://127.0.0.1:PORT/users`), the impersonated host's URL
+    /// (`https://api.example.com/users`); ``calledURL`` is the one the client called.
     public var url: URL { storage.target.url }
+    /// The URL the client called: for an in-process request, ``url``; for a request to
+    /// `HTTPMockServer`, the server's address as the client named it in `Host` with the path
+    /// and query it sent (`http://127.0.0.1:8080/users?page=2`), or the absolute URL of a
+    /// request sent to the server as a proxy.
+    ///
+    /// ```swift
+    /// let entry = mock.recordedRequests[0]
+    /// entry.request.url         // https://api.example.com/users (matched as)
+    /// entry.request.calledURL   // http://127.0.0.1:8080/users (what the client called)
+    /// ```
+    public var calledURL: URL { storage.target.called?.url ?? storage.target.url }
     /// The header fields, names case-insensitive.
     public var headers: HTTPHeaders { storage.headers }
     /// The body, whether it came from `httpBody`, `httpBodyStream` or an upload task; `nil` when

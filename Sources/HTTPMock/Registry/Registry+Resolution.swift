@@ -56,8 +56,10 @@ extension Registry {
         var resolution = decided
         if case .unmatched = resolution.answer {
             // Outside the lock: the analysis reads every route and may run user predicates.
-            let misses = NearMissAnalysis.nearMisses(for: request, routes: snapshot.routes, queues: queues, scenarios: scenarios)
-            let report = NearMissAnalysis.report(for: request, nearMisses: misses)
+            let reveal = resolution.settings.value.revealSecrets
+            let misses = NearMissAnalysis.nearMisses(
+                for: request, routes: snapshot.routes, queues: queues, scenarios: scenarios, revealSecrets: reveal)
+            let report = NearMissAnalysis.report(for: request, nearMisses: misses, revealSecrets: reveal)
             resolution.nearMissReport = report
             updateJournal(resolution.journalID) { $0.nearMissReport = report }
         }
@@ -168,7 +170,7 @@ extension MockResponse {
     func completeAnswer(under settings: SettingsSnapshot) -> ImmediateAnswer? {
         guard let immediate, afterServed == nil else { return nil }
         switch delivery.kind {
-        case .instant: guard settings.value.defaultDelay == 0 else { return nil }
+        case .instant: guard settings.value.defaultDelay == 0, settings.value.randomDelay == nil else { return nil }
         case .delayed(let seconds): guard seconds == 0 else { return nil }
         case .throttled, .never, .held: return nil
         }

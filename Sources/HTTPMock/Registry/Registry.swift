@@ -10,8 +10,12 @@ struct InstanceSettings: Sendable {
     var unmockedPolicy = UnmockedPolicy.notFound
     var timeout: TimeInterval = 15
     var defaultDelay: TimeInterval = 0
+    /// Drawn for each `.instant` response and added to ``defaultDelay`` (Registry+AdminJournal.swift).
+    var randomDelay: RandomDelay? = nil
     var followsRedirects = true
     var logHandler: LogHandler? = LogHandler(handle: HTTPMock.standardErrorMissLogger, ignoresMatches: true)
+    /// Whether reports show secrets as sent (``HTTPMock/revealSecrets``).
+    var revealSecrets = false
 }
 
 /// An immutable snapshot of the settings: a resolution carries it with one retain, however

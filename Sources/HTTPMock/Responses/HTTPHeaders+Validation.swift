@@ -4,7 +4,7 @@
 extension HTTPHeaders {
     /// Why the field `name: value` cannot be sent, or `nil` when it can: a name must be a
     /// non-empty token, a value must not contain CR, LF or NUL.
-    static func problem(name: String, value: String) -> String? {
+    package static func problem(name: String, value: String) -> String? {
         if name.isEmpty {
             return "a header name is empty (value \(quoted(value)))"
         }

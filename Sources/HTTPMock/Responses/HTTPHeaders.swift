@@ -17,6 +17,9 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         var name: String
         var value: String
         var key: String
+        /// The separate values of a field that arrived more than once (``combine(name:value:)``);
+        /// `nil` for a field seen once or set.
+        var repeated: [String]? = nil
     }
 
     /// No fields.
@@ -59,10 +62,19 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// `value` appended after `, ` (RFC 9110 §5.3), under the later spelling of the name.
     package mutating func combine(name: String, value: String) {
         if let index = fields.firstIndex(where: { Self.sameName($0.key, name) }) {
-            fields[index] = Field(name: name, value: fields[index].value + ", " + value, key: fields[index].key)
+            let old = fields[index]
+            fields[index] = Field(
+                name: name, value: old.value + ", " + value, key: old.key, repeated: (old.repeated ?? [old.value]) + [value])
         } else {
             fields.append(Field(name: name, value: value, key: Self.lowercased(name)))
         }
+    }
+
+    /// The values of the field `name` (any case) as they arrived: one per occurrence for a field
+    /// sent more than once (``combine(name:value:)``), else its one value; empty when absent.
+    package func values(named name: String) -> [String] {
+        guard let field = fields.first(where: { Self.sameName($0.key, name) }) else { return [] }
+        return field.repeated ?? [field.value]
     }
 
     /// `name` with ASCII letters lowercased (the folding `sameName` uses).

@@ -60,4 +60,8 @@ struct DynamicHandler: Sendable {
     var bindStore: (@Sendable (MockStore) -> DynamicHandler)? = nil
     /// For a template: the status and headers every answer has, known before it is rendered.
     var declared: (status: HTTPStatus, headers: HTTPHeaders)? = nil
+    /// For ``MockResponse/forward(to:lifetime:delivery:)``: where the request goes. The
+    /// in-process transport runs ``handler``; the server streams the upstream answer through
+    /// instead (``ServedAnswer/forward(_:)``), with bounded memory.
+    var forwardBase: URL? = nil
 }

@@ -12,7 +12,14 @@ extension MockResponse {
     /// answer's status, headers and body are relayed; its `Content-Encoding`, `Content-Length`
     /// and `Transfer-Encoding` are dropped, because the body arrives decoded. The journal
     /// records the status the other server sent. When the other server cannot be reached the
-    /// request fails with the network's error.
+    /// request fails with the network's error (over `HTTPMockServer`: a 502 naming it).
+    ///
+    /// Over the server the answer streams through as it arrives, with bounded memory, from an
+    /// `http://` upstream: its body is read only as fast as the client takes it (the body goes
+    /// on the wire as the upstream sent it, `Content-Encoding` included), the download stops
+    /// when the client leaves, and a forward that comes back to the same server (a loop) is
+    /// answered 508 at once. An `https://` upstream is fetched whole through a plain session, as
+    /// in process.
     ///
     /// ```swift
     /// // https://api.example.com/users/1?full=1 is answered by http://localhost:8000/users/1?full=1
@@ -26,9 +33,9 @@ extension MockResponse {
     ///   - lifetime: How many requests this response answers.
     ///   - delivery: When the relayed answer starts.
     public static func forward(to baseURL: URL, lifetime: Lifetime = .single, delivery: Delivery = .instant) -> MockResponse {
-        .dynamic(lifetime: lifetime, delivery: delivery) { request in
-            try await Forwarding.send(request, to: baseURL)
-        }
+        var handler = DynamicHandler { request in try await Forwarding.send(request, to: baseURL) }
+        handler.forwardBase = baseURL
+        return MockResponse(payload: .dynamic(handler), lifetime: lifetime, delivery: delivery)
     }
 }
 

@@ -27,6 +27,15 @@ public final class MockStore: Sendable {
     /// Every stored key and value, as one consistent copy.
     public var snapshot: [String: JSONValue] { values.withLock { $0 } }
 
+    /// Sets or removes (`nil`) several keys at once: a concurrent reader sees all of the changes
+    /// or none (a Voodoo script's `cache` written back when its call returns).
+    package func apply(_ changes: [String: JSONValue?]) {
+        guard !changes.isEmpty else { return }
+        values.withLock { values in
+            for (key, value) in changes { values[key] = value }
+        }
+    }
+
     /// Removes every value.
     public func removeAll() {
         let released = values.withLock { values -> [String: JSONValue] in

@@ -15,6 +15,23 @@ extension ServedAnswer {
                 body: ServedBody(.data(body), size: body.count), sendsBody: sendsBody, bytesPerSecond: nil))
     }
 
+    /// This answer with `extra` header fields added to its response, if it has one (the CORS
+    /// fields of an allowed origin).
+    package func adding(headers extra: [(String, String)]) -> ServedAnswer {
+        guard !extra.isEmpty else { return self }
+        func with(_ response: WireResponse) -> WireResponse {
+            WireResponse(
+                statusCode: response.statusCode, headers: response.headers + extra.map { (name: $0.0, value: $0.1) },
+                body: response.body, sendsBody: response.sendsBody, bytesPerSecond: response.bytesPerSecond)
+        }
+        switch self {
+        case .respond(let response): return .respond(with(response))
+        case .events(let response, let source, let request): return .events(with(response), source, request: request)
+        case .cut(let response, let afterBytes): return .cut(with(response), afterBytes: afterBytes)
+        case .close, .hold, .garbage, .forward: return self
+        }
+    }
+
     /// The event stream of `response` (made with ``MockResponse/eventStreamFromSequence(status:headers:lifetime:delivery:_:)``)
     /// sent to `request`; `nil` when `response` is not an event stream.
     package static func directEvents(_ response: MockResponse, for request: MockRequest) -> ServedAnswer? {

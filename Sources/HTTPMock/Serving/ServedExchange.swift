@@ -47,6 +47,8 @@ package enum ServedAnswer: Sendable {
     /// Send the head (chunked), then each event as its own chunk when its time comes
     /// (`.eventStream`); `request` is what a dynamic stream is computed from.
     case events(WireResponse, MockResponse.EventSource, request: MockRequest)
+    /// Send the request on and stream the answer back (``ServedForward``).
+    case forward(ServedForward)
 }
 
 /// A response ready for the wire: status, header fields (with `Content-Length` when the
@@ -260,31 +262,33 @@ private struct ServedRun: Sendable {
     func answer(_ response: MockResponse, to request: MockRequest, inherited: Delivery?, outcomePending: Bool) async -> ServedAnswer {
         let rate: Int?
         let action: ResponsePlan.Action
-        switch ResponsePlan.first(response, to: request, inherited: inherited, defaultDelay: settings.defaultDelay) {
+        switch ResponsePlan.first(response, to: request, inherited: inherited, defaultDelay: settings.instantDelay) {
         case .refuse(let error):
             return fail(error)
         case .runHandler(let handler, let delivery):
+            if let base = handler.forwardBase,
+                let forward = ServedForward(request, base: base, registry: registry, journalID: journalID)
+            {
+                // Streamed by the server once its start has come (a delay, a gate).
+                return await started(ResponsePlan.start(of: delivery, defaultDelay: settings.defaultDelay)) ?? .forward(forward)
+            }
             switch await ResponsePlan.runHandler(handler, for: request, timeout: settings.timeout) {
             case .success(let produced):
                 return await answer(produced, to: request, inherited: delivery, outcomePending: true)
+            case .failure(let error) where handler.forwardBase != nil:
+                // An https forward whose upstream refused or failed: a 502 naming it.
+                let url = handler.forwardBase.flatMap { Forwarding.target(for: request, base: $0) }?.absoluteString ?? "?"
+                let http = MockResponse.HTTPPayload(
+                    status: HTTPStatus(502), headers: HTTPHeaders(["Content-Type": "text/plain; charset=utf-8"]),
+                    body: .data(
+                        Data("HTTPMock: forwarding \(request.method.rawValue) to \(url) failed: \(error.localizedDescription).\n".utf8)),
+                    defaultContentType: nil, preparedHeaderFields: nil)
+                return respond(http, to: request, rate: nil, outcomePending: true)
             case .failure(let error):
                 return fail(error)
             }
         case .start(let start, let next, let bytesPerSecond):
-            switch start {
-            case .now:
-                break
-            case .never:
-                return .hold
-            case .gate(let gate):
-                guard await Self.waitForRelease(of: gate) else { return fail(URLError(.cancelled)) }
-            case .after(let delay):
-                do {
-                    try await WaitTime.sleep(delay)
-                } catch {
-                    return fail(URLError(.cancelled))
-                }
-            }
+            if let instead = await started(start) { return instead }
             rate = bytesPerSecond
             action = next
         }
@@ -292,11 +296,31 @@ private struct ServedRun: Sendable {
         return await passthrough(request, rate: rate)
     }
 
+    /// Waits for `start`; `nil` once it has come, else what to answer instead (`.never`: hold;
+    /// the wait was cancelled: fail).
+    private func started(_ start: ResponsePlan.Start) async -> ServedAnswer? {
+        switch start {
+        case .now:
+            return nil
+        case .never:
+            return .hold
+        case .gate(let gate):
+            return await Self.waitForRelease(of: gate) ? nil : fail(URLError(.cancelled))
+        case .after(let delay):
+            do {
+                try await WaitTime.sleep(delay)
+                return nil
+            } catch {
+                return fail(URLError(.cancelled))
+            }
+        }
+    }
+
     /// ``answer(_:to:inherited:outcomePending:)`` when nothing in it waits: the response is
     /// refused, or starts now and is neither a passthrough nor a file (whose size is read from
     /// the disk). `nil` otherwise.
     func answerAtOnce(_ response: MockResponse, to request: MockRequest) -> ServedAnswer? {
-        switch ResponsePlan.first(response, to: request, inherited: nil, defaultDelay: settings.defaultDelay) {
+        switch ResponsePlan.first(response, to: request, inherited: nil, defaultDelay: settings.instantDelay) {
         case .refuse(let error):
             return fail(error)
         case .runHandler, .start(.never, _, _), .start(.gate, _, _), .start(.after, _, _):

@@ -26,7 +26,7 @@ extension Template {
     func render(
         _ context: JSONValue, limits: Limits = Limits(), shouldStop: @escaping () -> String? = { nil }
     ) throws(RenderStopped) -> String {
-        var renderer = Renderer(limits: limits, shouldStop: shouldStop)
+        var renderer = Renderer(limits: limits, shouldStop: shouldStop, partials: partials)
         var stack = [context]
         try renderer.render(nodes, stack: &stack)
         return renderer.output
@@ -35,6 +35,7 @@ extension Template {
     private struct Renderer {
         let limits: Limits
         let shouldStop: () -> String?
+        let partials: [[Node]]
         var output = ""
         var steps = 0
         var outputBytes = 0
@@ -64,6 +65,8 @@ extension Template {
                 switch node {
                 case .text(let text):
                     try append(text)
+                case .partial(let index):
+                    try render(partials[index], stack: &stack)
                 case .variable(let name):
                     if let value = Template.resolve(name, in: stack) { try append(Template.interpolation(of: value)) }
                 case .section(let name, let inverted, let children):

@@ -1,12 +1,14 @@
 import Foundation
 
 /// A parsed Mustache template: variables `{{name}}` (also `{{{name}}}` and `{{&name}}`, all
-/// unescaped), sections `{{#name}}…{{/name}}`, inverted sections `{{^name}}…{{/name}}` and
-/// comments `{{! … }}`. Partials and delimiter changes are not supported. Pure logic: parsing
-/// reports the line and column of a mistake; rendering never fails.
+/// unescaped), sections `{{#name}}…{{/name}}`, inverted sections `{{^name}}…{{/name}}`,
+/// comments `{{! … }}` and partials `{{> name}}` (read through a resolver the caller supplies:
+/// the engine reads no file). Delimiter changes are not supported. Pure logic: parsing reports
+/// the line and column of a mistake; rendering never fails.
 ///
-/// Standalone section, inverted, closing and comment tags (alone on their line, with only
-/// spaces or tabs around them) remove their whole line, as the Mustache specification says.
+/// Standalone section, inverted, closing, comment and partial tags (alone on their line, with
+/// only spaces or tabs around them) remove their whole line, as the Mustache specification
+/// says; a standalone partial's indentation is put before each of its lines.
 struct Template: Sendable {
     /// A dotted name; `parts` is empty for the implicit iterator `.`.
     struct Name: Sendable, Equatable {
@@ -18,21 +20,43 @@ struct Template: Sendable {
         case text(String)
         case variable(Name)
         case section(Name, inverted: Bool, [Node])
+        /// The partial at this index of `partials`, rendered in the current context.
+        case partial(Int)
     }
+
+    /// Finds a partial's source by its name, or `nil` when there is none. The caller loads and
+    /// confines (Voodoo's template folder, WireMock's `__files/`); an error it throws is a parse
+    /// error at the partial's tag, quoting the error.
+    typealias PartialResolver = (String) throws -> String?
+
+    /// Partials including partials deeper than this are a parse error naming the chain.
+    static let maximumPartialDepth = 32
 
     struct ParseError: Error, Sendable, CustomStringConvertible {
         let message: String
+        /// Set once the message names the partial chain it happened in: the template at the
+        /// root only puts its tag's position in front.
+        var namesItsPartials = false
         var description: String { message }
     }
 
     let nodes: [Node]
+    /// Every partial the template includes, each parsed once (per indentation), whatever the
+    /// number of tags naming it.
+    let partials: [[Node]]
 
     /// Parses `source`. `checkTopLevelName` is asked about every name outside any section
     /// (names inside a section may resolve against the section's value); a message it returns
-    /// is an error at that name's position.
-    init(parsing source: String, checkTopLevelName: ((Name) -> String?)? = nil) throws(ParseError) {
-        var parser = Parser(source, check: checkTopLevelName)
-        nodes = try parser.parse()
+    /// is an error at that name's position. `partials` resolves `{{> name}}`; without it a
+    /// partial tag is an error. A partial may include another; a cycle, or a chain deeper
+    /// than ``maximumPartialDepth``, is an error naming the chain (`a → b → a`).
+    init(
+        parsing source: String, checkTopLevelName: ((Name) -> String?)? = nil, partials: PartialResolver? = nil
+    ) throws(ParseError) {
+        let table = partials.map(PartialTable.init)
+        var parser = Parser(source, check: checkTopLevelName, partials: table, chain: [])
+        nodes = try parser.parse().nodes
+        self.partials = table?.entries ?? []
     }
 
     /// The first part is looked up from the innermost context outwards; the rest only inside
@@ -79,12 +103,25 @@ struct Template: Sendable {
 
 // MARK: - Parsing
 
+/// The partials of one template while it is parsed: each (name, indentation) parsed once.
+private final class PartialTable {
+    let resolve: Template.PartialResolver
+    var entries: [[Template.Node]] = []
+    /// How deep sections nest inside each entry, partials included.
+    var nesting: [Int] = []
+    var indices: [String: Int] = [:]
+
+    init(_ resolve: @escaping Template.PartialResolver) { self.resolve = resolve }
+}
+
 private struct Parser {
     struct Tag {
-        let kind: Character?  // #, ^, /, !, &, or nil for a variable
+        let kind: Character?  // #, ^, /, !, &, >, or nil for a variable
         let content: String
         let line: Int
         let column: Int
+        /// A standalone partial's indentation.
+        var indentation = ""
     }
 
     enum Token {
@@ -94,6 +131,9 @@ private struct Parser {
 
     let characters: [Character]
     let check: ((Template.Name) -> String?)?
+    let partials: PartialTable?
+    /// The partials being parsed, outermost first; this parser's source is the last one.
+    let chain: [String]
     private var positionIndex = 0
     private var positionLine = 1
     private var positionColumn = 1
@@ -102,9 +142,11 @@ private struct Parser {
     /// recurse once per level.
     static let maximumNesting = 100
 
-    init(_ source: String, check: ((Template.Name) -> String?)?) {
+    init(_ source: String, check: ((Template.Name) -> String?)?, partials: PartialTable?, chain: [String]) {
         self.characters = Array(source)
         self.check = check
+        self.partials = partials
+        self.chain = chain
     }
 
     /// 1-based line and column of `index`, counted on from the last position asked for: tags
@@ -179,12 +221,13 @@ private struct Parser {
                     content = String(content.dropFirst())
                 }
             }
-            if kind == ">" { throw .init(message: "\(line):\(column): partials ({{>…}}) are not supported") }
+            if kind == ">", partials == nil { throw .init(message: "\(line):\(column): partials ({{>…}}) are not supported") }
             if kind == "=" { throw .init(message: "\(line):\(column): delimiter changes ({{=…=}}) are not supported") }
             if kind != "!" { content = content.trimmingCharacters(in: .whitespaces) }
 
             var textEnd = start
-            if let kind, "#^/!".contains(kind) {
+            var indentation = ""
+            if let kind, "#^/!>".contains(kind) {
                 // A standalone tag takes its whole line with it.
                 var lineStart = start
                 while lineStart > textStart, isBlank(characters[lineStart - 1]) { lineStart -= 1 }
@@ -193,11 +236,12 @@ private struct Parser {
                 while after < count, isBlank(characters[after]) { after += 1 }
                 if atLineStart, lineStart >= textStart, after == count || characters[after].isNewline {
                     textEnd = lineStart
+                    if kind == ">" { indentation = String(characters[lineStart..<start]) }
                     end = after < count ? after + 1 : after
                 }
             }
             if textEnd > textStart { tokens.append(.text(String(characters[textStart..<textEnd]))) }
-            tokens.append(.tag(Tag(kind: kind, content: content, line: line, column: column)))
+            tokens.append(.tag(Tag(kind: kind, content: content, line: line, column: column, indentation: indentation)))
             index = end
             textStart = end
         }
@@ -222,7 +266,8 @@ private struct Parser {
         return Template.Name(text: text, parts: normalized)
     }
 
-    mutating func parse() throws(Template.ParseError) -> [Template.Node] {
+    /// The nodes, and how deep sections nest in them (partials included).
+    mutating func parse() throws(Template.ParseError) -> (nodes: [Template.Node], nesting: Int) {
         struct Open {
             let name: Template.Name
             let inverted: Bool
@@ -231,6 +276,7 @@ private struct Parser {
         }
         var root: [Template.Node] = []
         var open: [Open] = []
+        var nesting = 0
         func append(_ node: Template.Node) {
             if open.isEmpty { root.append(node) } else { open[open.count - 1].nodes.append(node) }
         }
@@ -240,6 +286,18 @@ private struct Parser {
                 append(.text(text))
             case .tag(let tag):
                 if tag.kind == "!" { continue }
+                if tag.kind == ">" {
+                    let (index, inner) = try partial(tag)
+                    guard open.count + inner <= Self.maximumNesting else {
+                        throw .init(
+                            message:
+                                "\(tag.line):\(tag.column): sections are nested more than \(Self.maximumNesting) deep (through the partial \(tag.content))"
+                        )
+                    }
+                    nesting = max(nesting, open.count + inner)
+                    append(.partial(index))
+                    continue
+                }
                 let name = try name(of: tag)
                 if tag.kind != "/", open.isEmpty, let check, let problem = check(name) {
                     throw .init(message: "\(tag.line):\(tag.column): \(problem)")
@@ -250,6 +308,7 @@ private struct Parser {
                         throw .init(message: "\(tag.line):\(tag.column): sections are nested more than \(Self.maximumNesting) deep")
                     }
                     open.append(Open(name: name, inverted: tag.kind == "^", tag: tag))
+                    nesting = max(nesting, open.count)
                 case "/":
                     guard let section = open.popLast() else {
                         throw .init(message: "\(tag.line):\(tag.column): {{/\(name.text)}} closes no open section")
@@ -272,6 +331,62 @@ private struct Parser {
                     "\(unclosed.tag.line):\(unclosed.tag.column): {{\(unclosed.inverted ? "^" : "#")\(unclosed.name.text)}} is never closed with {{/\(unclosed.name.text)}}"
             )
         }
-        return root
+        return (root, nesting)
+    }
+
+    /// Parses the partial `tag` names (once per name and indentation): its index in the
+    /// table and how deep sections nest in it.
+    mutating func partial(_ tag: Tag) throws(Template.ParseError) -> (index: Int, nesting: Int) {
+        let name = tag.content
+        let position = "\(tag.line):\(tag.column): "
+        guard let table = partials else { throw .init(message: position + "partials ({{>…}}) are not supported") }
+        guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0 == "{" || $0 == "}" }) else {
+            throw .init(message: position + "{{>\(name)}} does not name a partial")
+        }
+        let key = name + "\u{0}" + tag.indentation
+        if let index = table.indices[key] { return (index, table.nesting[index]) }
+        let chainHere = chain + [name]
+        // Only the template at the root knows where the chain starts: it puts its position in front.
+        func fail(_ message: String) -> Template.ParseError {
+            chain.isEmpty ? .init(message: position + message) : .init(message: message, namesItsPartials: true)
+        }
+        if chain.contains(name) {
+            throw fail("partials form a cycle: \(chainHere.joined(separator: " → "))")
+        }
+        guard chain.count < Template.maximumPartialDepth else {
+            throw fail("partials are nested more than \(Template.maximumPartialDepth) deep: \(chainHere.joined(separator: " → "))")
+        }
+        let found: String?
+        do {
+            found = try table.resolve(name)
+        } catch {
+            throw .init(message: position + "the partial \(name) cannot be read: \(error)")
+        }
+        guard var source = found else { throw .init(message: position + "no partial named \(name)") }
+        if !tag.indentation.isEmpty { source = Self.indent(source, by: tag.indentation) }
+        var parser = Parser(source, check: check, partials: table, chain: chainHere)
+        let parsed: (nodes: [Template.Node], nesting: Int)
+        do {
+            parsed = try parser.parse()
+        } catch {
+            if error.namesItsPartials { throw chain.isEmpty ? .init(message: position + error.message) : error }
+            throw fail("in the partial \(chainHere.joined(separator: " → ")), \(error.message)")
+        }
+        table.entries.append(parsed.nodes)
+        table.nesting.append(parsed.nesting)
+        table.indices[key] = table.entries.count - 1
+        return (table.entries.count - 1, parsed.nesting)
+    }
+
+    /// `source` with `indentation` before each line (a standalone partial's, Mustache's rule).
+    static func indent(_ source: String, by indentation: String) -> String {
+        var result = indentation
+        var rest = Substring(source)
+        while let newline = rest.firstIndex(where: \.isNewline) {
+            result += rest[...newline]
+            rest = rest[rest.index(after: newline)...]
+            if !rest.isEmpty { result += indentation }
+        }
+        return result + rest
     }
 }

@@ -120,7 +120,7 @@ final class Exchange: @unchecked Sendable {
     /// Serves `response` by executing its plan (``ResponsePlan``). `inherited` is the delivery
     /// of a dynamic response whose handler produced this one.
     func serve(_ response: MockResponse, to request: MockRequest, hop: Int, inherited: Delivery?) {
-        let defaultDelay = state.withLock { $0.settings.value.defaultDelay }
+        let defaultDelay = state.withLock { $0.settings.value.instantDelay }
         switch ResponsePlan.first(response, to: request, inherited: inherited, defaultDelay: defaultDelay) {
         case .refuse(let error):
             fail(error)

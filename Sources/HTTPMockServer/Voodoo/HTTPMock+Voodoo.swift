@@ -13,8 +13,11 @@ extension HTTPMock {
     /// JavaScript responses (`javascript:`, `javascriptFile:`) need the package trait
     /// `JavaScript`; their `cache` is this instance's `store`. Voodoo's admin routes
     /// `POST /_admin/shutdown` and `PUT /_admin/delay/:seconds` (`defaultDelay`) come along.
-    /// Loading is all or nothing: a mistake throws an `HTTPMockError` naming the file, line
-    /// and key, and registers nothing. See the Voodoo guide.
+    /// Loading is all or nothing: a mistake in the YAML throws an `HTTPMockError` naming the
+    /// file, line and key, and registers nothing. A script that does not compile (or defines no
+    /// `response` function) is not such a mistake, as in Voodoo: its endpoint answers 500 with
+    /// the message, the rest is registered, and the message is recorded as a test failure at
+    /// this call site. See the Voodoo guide.
     ///
     /// ```swift
     /// try mock.loadVoodoo(from: configURL, templateDirectory: templatesURL)
@@ -23,21 +26,34 @@ extension HTTPMock {
     ///
     /// - Parameters:
     ///   - url: A YAML file, or a folder read recursively (hidden files skipped, sorted).
-    ///   - templateDirectory: Where `template:` bodies are found (Voodoo's `--template-dir`).
+    ///   - templateDirectory: Where `template:` bodies and `{{> partials}}` are found (Voodoo's
+    ///     `--template-dir`); nothing outside it is read.
     ///   - fileDirectories: Where relative `file:` bodies are looked for after the YAML file's
     ///     folder (Voodoo's `--file-dir`).
     ///   - host: The host the routes answer for; `nil`: any host.
-    public func loadVoodoo(from url: URL, templateDirectory: URL? = nil, fileDirectories: [URL] = [], host: String? = nil) throws {
-        try loadVoodoo(from: url, templateDirectory: templateDirectory, fileDirectories: fileDirectories, host: host, shutdown: nil)
+    ///   - fileID: The call site, for reports; leave the default.
+    ///   - filePath: The call site, for reports; leave the default.
+    ///   - line: The call site, for reports; leave the default.
+    ///   - column: The call site, for reports; leave the default.
+    public func loadVoodoo(
+        from url: URL, templateDirectory: URL? = nil, fileDirectories: [URL] = [], host: String? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws {
+        try loadVoodoo(
+            from: url, templateDirectory: templateDirectory, fileDirectories: fileDirectories, host: host, shutdown: nil,
+            warn: { [weak self] message in
+                self?.reportRegistrationMistake(message, fileID: fileID, filePath: filePath, line: line, column: column)
+            })
     }
 
-    /// `loadVoodoo(from:templateDirectory:fileDirectories:host:)` with what `POST /_admin/shutdown`
-    /// does (the CLI stops; without it, the route answers and nothing stops) and where scripts'
-    /// `console.log` lines and failures go (default: standard error unless `logHandler` is nil).
+    /// `loadVoodoo(from:templateDirectory:fileDirectories:host:fileID:filePath:line:column:)` with
+    /// what `POST /_admin/shutdown` does (the CLI stops; without it, the route answers and nothing
+    /// stops), where scripts' `console.log` lines and failures go (default: standard error unless
+    /// `logHandler` is nil) and where the messages of scripts that do not load go.
     @_spi(CLI)
     public func loadVoodoo(
         from url: URL, templateDirectory: URL?, fileDirectories: [URL], host: String?, shutdown: (@Sendable () -> Void)?,
-        log: (@Sendable (String) -> Void)? = nil
+        log: (@Sendable (String) -> Void)? = nil, warn: (String) -> Void
     ) throws {
         #if JavaScript
         // The instance's log: standard error, silent when `logHandler` is nil.
@@ -55,7 +71,10 @@ extension HTTPMock {
             fileDirectories: fileDirectories.map(\.standardizedFileURL),
             host: host ?? "**", scripts: scripts)
         try loader.load(url.standardizedFileURL)
-        try registerAllOrThrow(loader.routes + voodooAdminRoutes(host: host ?? "**", shutdown: shutdown), operation: "loadVoodoo")
+        let graphQLGuard = loader.graphQL.isUsed ? [loader.graphQL.guardRoute(host: host ?? "**")] : []
+        try registerAllOrThrow(
+            loader.routes + graphQLGuard + voodooAdminRoutes(host: host ?? "**", shutdown: shutdown), operation: "loadVoodoo")
+        for warning in loader.warnings { warn(warning) }
     }
 
     private func voodooAdminRoutes(host: String, shutdown: (@Sendable () -> Void)?) -> [PackageRoute] {
@@ -68,8 +87,9 @@ extension HTTPMock {
         }
         let delayResponse = MockResponse.dynamic(lifetime: .eternal) { [weak self] request in
             let text = request.pathParameters["seconds"] ?? ""
-            guard let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
-                return .plaintext("The delay must be a number of seconds ≥ 0, got \(text).", status: 400)
+            guard let seconds = Double(text), seconds.isFinite, (0...ServerSettings.maximumDelay).contains(seconds) else {
+                return .plaintext(
+                    "The delay must be a number of seconds from 0 to \(Int(ServerSettings.maximumDelay)), got \(text).", status: 400)
             }
             self?.defaultDelay = seconds
             return .plaintext("The delay is \(text) s.")

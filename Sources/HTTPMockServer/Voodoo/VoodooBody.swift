@@ -24,13 +24,15 @@ struct VoodooBody: Sendable {
         }
     }
 
-    /// Text with Mustache tags becomes a template; a malformed one is an error at `line`.
-    static func text(_ text: String, contentType: String, templateData: [String: JSONValue], file: String, line: Int?) throws -> VoodooBody
-    {
+    /// Text with Mustache tags becomes a template (its `{{> partials}}` from `templates`); a
+    /// malformed one is an error at `line`.
+    static func text(
+        _ text: String, contentType: String, templateData: [String: JSONValue], templates: VoodooTemplates?, file: String, line: Int?
+    ) throws -> VoodooBody {
         var template: PackageTemplate?
         if text.contains("{{") {
             do {
-                template = try PackageTemplate(text)
+                template = try PackageTemplate(text, partials: templates?.partials)
             } catch {
                 throw VoodooError.at(file, line, "the body is not a valid template: \(error)")
             }
@@ -74,7 +76,8 @@ enum VoodooYAML {
                 if node.null != nil { return .null }
                 if let bool = node.bool { return .bool(bool) }
                 if let int = node.int { return .integer(int) }
-                if let double = node.float { return .double(double) }
+                // JSON has no infinity or NaN (`.inf`, `.nan`): kept as the text written.
+                if let double = node.float { return double.isFinite ? .double(double) : .string(scalar.string) }
             }
             return .string(scalar.string)
         case .mapping(let mapping):

@@ -7,12 +7,12 @@ import Yams
 /// `--file-dir`, then from the working directory; templates in `--template-dir`.
 struct VoodooBodies: Sendable {
     let file: URL
-    let templateDirectory: URL?
+    let templates: VoodooTemplates?
     let fileDirectories: [URL]
 
     init(loader: VoodooLoader, file: URL) {
         self.file = file
-        templateDirectory = loader.templateDirectory
+        templates = loader.templates
         fileDirectories = loader.fileDirectories
     }
 
@@ -23,21 +23,16 @@ struct VoodooBodies: Sendable {
     }
 
     /// The template `name` (its path inside the template directory, `.json` when it has no extension).
-    func template(_ name: String, line: Int?) throws -> String {
-        guard let templateDirectory else {
-            throw VoodooError.at(file.path, line, "the template \(name) needs a template directory (--template-dir, templateDirectory:)")
+    func template(_ name: String, line: Int?) throws -> PackageTemplate {
+        guard let templates else {
+            throw VoodooError.at(
+                file.path, line, "the template \(VoodooError.quoted(name)) needs a template directory (--template-dir, templateDirectory:)")
         }
-        let base = templateDirectory.appendingPathComponent(name)
-        for url in [base, base.appendingPathExtension("json")] where !url.hasDirectoryPath {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                let text = try? String(contentsOf: url, encoding: .utf8)
-            {
-                return text
-            }
+        do {
+            return try templates.template(name)
+        } catch {
+            throw VoodooError.at(file.path, line, error.description)
         }
-        throw VoodooError.at(
-            file.path, line, "the template \(name) is not in \(templateDirectory.path) (looked for \(name) and \(name).json)")
     }
 
     /// A body from its kind and value, as YAML's `body:` and JavaScript's `Body` helpers give it.
@@ -50,9 +45,11 @@ struct VoodooBodies: Sendable {
         case "empty":
             return VoodooBody(source: .empty)
         case "text":
-            return try .text(text(value), contentType: "text/plain", templateData: templateData, file: file.path, line: line)
+            return try .text(
+                text(value), contentType: "text/plain", templateData: templateData, templates: templates, file: file.path, line: line)
         case "json":
-            return try .text(text(value), contentType: "application/json", templateData: templateData, file: file.path, line: line)
+            return try .text(
+                text(value), contentType: "application/json", templateData: templateData, templates: templates, file: file.path, line: line)
         case "yaml":
             let yaml: String
             if case .string(let string) = value {
@@ -60,19 +57,21 @@ struct VoodooBodies: Sendable {
             } else {
                 yaml = (try? Yams.dump(object: value.map(Self.plain) ?? NSNull())) ?? ""
             }
-            return try .text(yaml, contentType: "application/yaml", templateData: templateData, file: file.path, line: line)
+            return try .text(
+                yaml, contentType: "application/yaml", templateData: templateData, templates: templates, file: file.path, line: line)
         case "file":
             let path = text(value)
             guard let url = fileURL(path) else {
                 throw VoodooError.at(
                     file.path, line,
-                    "the body file \(path) is neither beside the YAML file, nor in a --file-dir, nor in the working directory")
+                    "the body file \(VoodooError.quoted(path)) is neither beside the YAML file, nor in a --file-dir, nor in the working directory"
+                )
             }
             return VoodooBody(source: .file(url, contentType: contentType ?? "application/json"), templateData: templateData)
         case "template":
-            let source = try template(text(value), line: line)
-            return try .text(
-                source, contentType: contentType ?? "application/json", templateData: templateData, file: file.path, line: line)
+            let template = try template(text(value), line: line)
+            return VoodooBody(
+                source: .rendered(text: "", template: template, contentType: contentType ?? "application/json"), templateData: templateData)
         default:
             throw VoodooError.at(file.path, line, "unknown body kind \(kind): use text, json, yaml, file or template")
         }
@@ -100,9 +99,20 @@ struct VoodooAnswer: Sendable {
 
     func response(for request: MockRequest, mock: HTTPMock) throws -> MockResponse {
         let (data, contentType) = try body.render(for: request, mock: mock)
-        var headers = HTTPHeaders(self.headers)
-        if let contentType, !contentType.isEmpty, headers["Content-Type"] == nil { headers["Content-Type"] = contentType }
-        return .data(data, contentType: nil, status: HTTPStatus(status), headers: headers)
+        return Self.response(data, contentType: contentType, status: status, headers: headers, lifetime: .single)
+    }
+
+    /// `data` with `contentType` unless `headers` names one; an empty body without a type sends no
+    /// `Content-Type` at all, as Voodoo (SPEC §20).
+    static func response(
+        _ data: Data, contentType: String?, status: Int, headers: [String: String], lifetime: Lifetime
+    ) -> MockResponse {
+        let headers = HTTPHeaders(headers)
+        guard let contentType, !contentType.isEmpty else {
+            if data.isEmpty { return .empty(status: HTTPStatus(status), headers: headers, lifetime: lifetime) }
+            return .data(data, contentType: nil, status: HTTPStatus(status), headers: headers, lifetime: lifetime)
+        }
+        return .data(data, contentType: contentType, status: HTTPStatus(status), headers: headers, lifetime: lifetime)
     }
 }
 
@@ -121,28 +131,35 @@ extension VoodooLoader {
                 path, node[key]?.mark?.line,
                 "unknown key response.\(key): a response has \(Self.responseKeys.sorted().joined(separator: ", "))")
         }
-        guard let status = node["status"]?.int, (100...599).contains(status) else {
+        guard let status = node[present: "status"]?.int, (200...599).contains(status) else {
+            let got = node[present: "status"].map { VoodooError.quoted($0.string ?? "a \($0.mapping != nil ? "mapping" : "list")") }
             throw VoodooError.at(
                 path, node["status"]?.mark?.line ?? node.mark?.line,
-                "response.status must be an HTTP status code (100…599), got \(node["status"]?.any ?? "nothing")")
+                "response.status must be an HTTP status code from 200 to 599 (1xx is not a final response), got \(got ?? "nothing")")
         }
         var headers: [String: String] = [:]
-        if let headersNode = node["headers"], headersNode.null == nil {
+        if let headersNode = node[present: "headers"] {
             guard let mapping = headersNode.mapping else {
                 throw VoodooError.at(path, headersNode.mark?.line, "response.headers must be a mapping of names to values")
             }
-            for (name, value) in mapping { headers[name.string ?? "\(name)"] = value.string ?? "\(value.any)" }
+            for (nameNode, valueNode) in mapping {
+                guard let name = nameNode.string, let value = valueNode.scalar?.string else {
+                    throw VoodooError.at(path, valueNode.mark?.line, "response.headers must map names to text values")
+                }
+                if let problem = HTTPHeaders.problem(name: name, value: value) {
+                    throw VoodooError.at(path, valueNode.mark?.line, "response.headers: \(problem)")
+                }
+                headers[name] = value
+            }
         }
-        if let url = node["url"]?.string { headers["Location"] = url }
+        if let url = node[present: "url"]?.string { headers["Location"] = url }
         var body = VoodooBody(source: .empty)
-        if let bodyNode = node["body"], bodyNode.null == nil {
+        if let bodyNode = node[present: "body"] {
             body = try self.body(bodyNode, file: file)
         }
         let answer = VoodooAnswer(status: status, headers: headers, body: body)
         if let (data, contentType) = body.staticData {
-            var all = HTTPHeaders(headers)
-            if !contentType.isEmpty, all["Content-Type"] == nil { all["Content-Type"] = contentType }
-            return .data(data, contentType: nil, status: HTTPStatus(status), headers: all, lifetime: .eternal)
+            return VoodooAnswer.response(data, contentType: contentType, status: status, headers: headers, lifetime: .eternal)
         }
         let mock = self.mock
         return .dynamic(lifetime: .eternal) { [weak mock] request in
@@ -152,13 +169,14 @@ extension VoodooLoader {
     }
 
     private func body(_ node: Node, file: URL) throws -> VoodooBody {
-        let kinds = Self.bodyKinds.filter { node[$0] != nil }
-        guard node.mapping != nil, kinds.count == 1, let kind = kinds.first, let value = node[kind] else {
+        // Voodoo's order when a body names more than one kind: the first present wins.
+        guard node.mapping != nil, let kind = Self.bodyKinds.first(where: { node[present: $0] != nil }), let value = node[present: kind]
+        else {
             throw VoodooError.at(
-                file.path, node.mark?.line, "response.body must have exactly one of \(Self.bodyKinds.joined(separator: ", "))")
+                file.path, node.mark?.line, "response.body must have one of \(Self.bodyKinds.joined(separator: ", "))")
         }
         var templateData: [String: JSONValue] = [:]
-        if let data = node["templateData"] {
+        if let data = node[present: "templateData"] {
             guard case .object(let object) = VoodooYAML.json(data) else {
                 throw VoodooError.at(file.path, data.mark?.line, "response.body.templateData must be a mapping")
             }
@@ -168,10 +186,12 @@ extension VoodooLoader {
         let json: JSONValue = value.scalar != nil && kind != "json" && kind != "yaml" ? .string(value.string ?? "") : VoodooYAML.json(value)
         if kind == "yaml", value.scalar == nil {
             let text = (try? Yams.serialize(node: value)) ?? ""
-            return try .text(text, contentType: "application/yaml", templateData: templateData, file: file.path, line: value.mark?.line)
+            return try .text(
+                text, contentType: "application/yaml", templateData: templateData, templates: templates, file: file.path,
+                line: value.mark?.line)
         }
         return try bodies.body(
-            kind: kind, value: json, contentType: node["contentType"]?.string, templateData: templateData, line: value.mark?.line)
+            kind: kind, value: json, contentType: node[present: "contentType"]?.string, templateData: templateData, line: value.mark?.line)
     }
 }
 #endif

@@ -3,23 +3,30 @@ import Foundation
 import HTTPMock
 import Yams
 
-/// Reads Voodoo's YAML endpoint files (SPEC §18) into routes: every file and include, all or
-/// nothing, each mistake naming its file, line and key.
+/// Reads Voodoo's YAML endpoint files (SPEC §18, §20) into routes: every file and include, all or
+/// nothing, each mistake naming its file, line and key. A script that does not compile is not a
+/// mistake of the YAML: its endpoint answers 500 and the load goes on (``warnings``).
 struct VoodooLoader {
     let mock: HTTPMock
-    let templateDirectory: URL?
+    let templates: VoodooTemplates?
     let fileDirectories: [URL]
     let host: String?
     let scripts: VoodooScriptEngine?
     var routes: [PackageRoute] = []
+    /// Scripts that do not load: each endpoint answers 500 with its message.
+    var warnings: [String] = []
+    /// The folder includes must stay in: the `--config` folder, or the folder of the `--config` file.
+    private var root: URL?
     /// The files being read, outermost first, to tell an include cycle from a repeated include.
     private var reading: [String] = []
     /// The files already read: a file both included and below the `--config` folder registers once.
     private var loaded: Set<String> = []
+    /// The `graphQL:` endpoints' parser, shared so a request's document is parsed once.
+    let graphQL = VoodooGraphQLParser()
 
     init(mock: HTTPMock, templateDirectory: URL?, fileDirectories: [URL], host: String?, scripts: VoodooScriptEngine?) {
         self.mock = mock
-        self.templateDirectory = templateDirectory
+        self.templates = templateDirectory.map(VoodooTemplates.init(directory:))
         self.fileDirectories = fileDirectories
         self.host = host
         self.scripts = scripts
@@ -30,6 +37,9 @@ struct VoodooLoader {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw VoodooError.at(url.path, nil, "no such file or folder")
+        }
+        if root == nil {
+            root = (isDirectory.boolValue ? url : url.deletingLastPathComponent()).resolvingSymlinksInPath()
         }
         if isDirectory.boolValue {
             for file in try Self.yamlFiles(in: url) { try loadFile(file) }
@@ -44,11 +54,13 @@ struct VoodooLoader {
                 at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
         else { throw VoodooError.at(folder.path, nil, "the folder cannot be read") }
         var files: [URL] = []
-        for case let file as URL in enumerator where ["yml", "yaml"].contains(file.pathExtension.lowercased()) {
+        for case let file as URL in enumerator where isYAML(file) {
             files.append(file.standardizedFileURL)
         }
         return files.sorted { $0.path < $1.path }
     }
+
+    static func isYAML(_ url: URL) -> Bool { ["yml", "yaml"].contains(url.pathExtension.lowercased()) }
 
     private mutating func loadFile(_ url: URL) throws {
         let path = url.standardizedFileURL.path
@@ -65,6 +77,7 @@ struct VoodooLoader {
         } catch {
             throw VoodooError.at(path, nil, "cannot be read: \(error.localizedDescription)")
         }
+        try VoodooYAMLLimits.checkNesting(text, file: path)
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -72,6 +85,7 @@ struct VoodooLoader {
             throw VoodooError.at(path, nil, "is not valid YAML: \(Self.describe(error))")
         }
         guard let root else { return }
+        try VoodooYAMLLimits.checkAliases(root, text: text, file: path)
         if let items = root.sequence {
             for item in items { try loadItem(item, file: url) }
         } else {
@@ -81,13 +95,7 @@ struct VoodooLoader {
 
     private mutating func loadItem(_ node: Node, file: URL) throws {
         if let scalar = node.scalar {
-            // An include: a YAML file or folder, relative to this file.
-            let target = URL(fileURLWithPath: scalar.string, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: target.path) else {
-                throw VoodooError.at(
-                    file.path, node.mark?.line, "the included file \(scalar.string) does not exist (looked for \(target.path))")
-            }
-            try load(target)
+            try include(scalar.string, line: node.mark?.line, from: file)
             return
         }
         guard node.mapping != nil else {
@@ -97,6 +105,26 @@ struct VoodooLoader {
         routes.append(contentsOf: try endpoint(node, file: file))
     }
 
+    /// An include: a YAML file or folder, relative to `file`, inside the configuration's folder.
+    /// Nothing outside that folder is read, and nothing but a YAML file's name is quoted.
+    private mutating func include(_ name: String, line: Int?, from file: URL) throws {
+        let shown = VoodooError.quoted(name)
+        let target = URL(fileURLWithPath: name, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
+        if let root, !VoodooPaths.isInside(target, root) {
+            throw VoodooError.at(
+                file.path, line, "the include \(shown) is outside the configuration folder \(root.path): includes stay inside it")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: target.path, isDirectory: &isDirectory) else {
+            throw VoodooError.at(
+                file.path, line, "the included file \(shown) does not exist (looked in \(file.deletingLastPathComponent().path))")
+        }
+        guard isDirectory.boolValue || Self.isYAML(target) else {
+            throw VoodooError.at(file.path, line, "the include \(shown) is not a YAML file (.yml or .yaml) or a folder of them")
+        }
+        try load(target)
+    }
+
     /// Yams' message with the line and column it names.
     static func describe(_ error: YamlError) -> String {
         switch error {
@@ -104,9 +132,31 @@ struct VoodooLoader {
             .composer(let context, let problem, let mark, _):
             let around = context.map { " (\($0.text))" } ?? ""
             return "line \(mark.line), column \(mark.column): \(problem)\(around)"
+        case .reader(let problem, let offset, _, _):
+            return problem + (offset.map { " at byte \($0)" } ?? "")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return "line \(context.mark.line): the keys \(duplicates.sorted().joined(separator: ", ")) appear twice in one mapping"
         default:
-            return "\(error)"
+            return "\(type(of: error)) error"
         }
+    }
+}
+
+extension Node {
+    /// The value of `key`; `nil` when the key is absent or null (`~`): Voodoo reads a null
+    /// optional key as an absent one (SPEC §20).
+    subscript(present key: String) -> Node? {
+        guard let value = self[key], value.null == nil else { return nil }
+        return value
+    }
+}
+
+/// Whether paths stay inside a folder, symbolic links resolved.
+enum VoodooPaths {
+    static func isInside(_ url: URL, _ folder: URL) -> Bool {
+        let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+        let base = folder.standardizedFileURL.resolvingSymlinksInPath().path
+        return path == base || path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
     }
 }
 
@@ -114,6 +164,14 @@ struct VoodooLoader {
 enum VoodooError {
     static func at(_ file: String, _ line: Int?, _ message: String) -> HTTPMockError {
         HTTPMockError(.mockTree, "loadVoodoo: \(file)\(line.map { ":\($0)" } ?? ""): \(message)")
+    }
+
+    /// A name from a file, quoted for a message: one line, at most 120 characters (a scalar that
+    /// is a whole file's text is never repeated).
+    static func quoted(_ text: String) -> String {
+        let line = text.prefix { $0 != "\n" && $0 != "\r" }
+        let cut = line.count > 120 || line.count < text.count
+        return "\"" + line.prefix(120) + (cut ? "…" : "") + "\""
     }
 }
 #endif

@@ -7,161 +7,235 @@ import HTTPMock
 import CJavaScriptCore
 #else
 import JavaScriptCore
-
-/// Exported by JavaScriptCore, absent from its public headers.
-// swift-format-ignore: AlwaysUseLowerCamelCase
-@_silgen_name("JSContextGroupSetExecutionTimeLimit")
-func JSContextGroupSetExecutionTimeLimit(
-    _ group: JSContextGroupRef, _ limit: Double,
-    _ callback: (@convention(c) (JSContextRef?, UnsafeMutableRawPointer?) -> Bool)?, _ context: UnsafeMutableRawPointer?)
+#endif
 #endif
 
-/// Runs Voodoo's JavaScript responses: one JavaScriptCore context per script, all in one
-/// context group (one JavaScriptCore VM, so one heap per configuration) served by one serial
-/// queue, so scripts never run on the event loop and a context never serves two requests at once.
+/// A script that does not load (a syntax error, no `response` function, a top level that
+/// throws): its endpoint answers 500 with `message`, which names the file and the line.
+struct VoodooScriptLoadError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+#if JavaScript
+/// Runs Voodoo's JavaScript responses on JavaScriptCore: one context per script, all in one
+/// ``VoodooScriptRunner`` (one virtual machine and thread per configuration).
 final class VoodooScriptEngine: Sendable {
     let log: @Sendable (String) -> Void
-    let group: VoodooScriptGroup
+    let runner = VoodooScriptRunner()
 
     init(log: @escaping @Sendable (String) -> Void) {
         self.log = log
-        group = VoodooScriptGroup()
     }
 
-    /// Compiles `source` (a syntax error or a missing `response` function fails here, naming the
-    /// file and line) and returns the endpoint's dynamic response.
+    /// Compiles `source` and returns the endpoint's dynamic response.
+    /// - Throws: ``VoodooScriptLoadError`` when the script does not load.
     func response(source: String, file: String, firstLine: Int, bodies: VoodooBodies, mock: HTTPMock) throws -> MockResponse {
-        let context = try VoodooScriptContext(source: source, file: file, firstLine: firstLine, group: group, timeout: mock.timeout)
+        let name = URL(fileURLWithPath: file).lastPathComponent
         let log = self.log
+        let sink = VoodooScriptLogSink { line in log("console.log (\(name)): \(line)") }
+        let script = VoodooScriptContext(source: source, file: file, firstLine: firstLine, runner: runner, sink: sink)
+        // A top level that never ends is a script that does not load: bounded here too.
+        let loadTime = min(mock.timeout, 5)
+        if let problem = runner.runAndWait(timeout: loadTime, fallback: "the script could not be run", { job in script.load(job) }) {
+            throw VoodooScriptLoadError(message: problem)
+        }
+        let runner = self.runner
         return .dynamic(lifetime: .eternal) { [weak mock] request in
             guard let mock else { throw HTTPMockError(.instanceDeallocated, "The HTTPMock of this Voodoo endpoint no longer exists.") }
-            let input = VoodooScriptInput(request: request, store: mock.store.snapshot)
-            let output = await context.call(input, timeout: mock.timeout)
-            for line in output.logs { log("console.log (\(URL(fileURLWithPath: file).lastPathComponent)): \(line)") }
+            let input = VoodooScriptInput(request: request)
+            let output = await runner.run(timeout: mock.timeout, ifCancelled: VoodooScriptOutput.cancelled) { job in
+                script.call(input, store: mock.store, job: job)
+            }
             do {
-                let result = try output.result.get()
-                for (key, value) in result.cacheChanges { mock.store[key] = value }
-                let answer = try VoodooScriptInput.answer(result.response, bodies: bodies)
+                let response = try output.result.get()
+                let answer = try VoodooScriptInput.answer(response, bodies: bodies)
                 return try answer.response(for: request, mock: mock)
             } catch {
-                let message = "\(file): the script failed: \((error as? HTTPMockError)?.message ?? "\(error)")"
+                var reason = (error as? HTTPMockError)?.message ?? "\(error)"
+                if reason.hasPrefix("loadVoodoo: ") { reason.removeFirst("loadVoodoo: ".count) }
+                let message = "\(file): the script failed: \(reason)"
                 log(message)
-                return .plaintext(message, status: 500)
+                return .plaintext(message, status: .internalServerError)
             }
         }
     }
 }
 
-/// A JavaScriptCore context group (one VM) and the serial queue every call into it runs on.
-final class VoodooScriptGroup: @unchecked Sendable {
-    // @unchecked: `group` is used only on `queue` (and in init/deinit).
-    let group: JSContextGroupRef
-    let queue = DispatchQueue(label: "HTTPMock.Voodoo.script")
-
-    init() { group = JSContextGroupCreate() }
-
-    deinit { JSContextGroupRelease(group) }
-}
-
-/// One script's context, in its engine's group.
+/// One script's context. Built when the script loads, kept between calls (a script's globals
+/// live on, as functions it defines), rebuilt after a run was stopped (its state is then
+/// unknown, and what it allocated is collected). Used only on its runner's thread.
 final class VoodooScriptContext: @unchecked Sendable {
-    // @unchecked: `context` is used only on the group's queue (and in init/deinit).
-    private let owner: VoodooScriptGroup
-    private let context: JSGlobalContextRef
+    // @unchecked: `context` and `function` are used only on the runner's queue (and in deinit).
+    private let source: String
     private let file: String
-    private var group: JSContextGroupRef { owner.group }
-    private var queue: DispatchQueue { owner.queue }
+    private let firstLine: Int
+    private let runner: VoodooScriptRunner
+    private let sink: VoodooScriptLogSink
+    private var context: JSGlobalContextRef?
+    private var function: JSObjectRef?
 
-    init(source: String, file: String, firstLine: Int, group owner: VoodooScriptGroup, timeout: TimeInterval) throws {
+    init(source: String, file: String, firstLine: Int, runner: VoodooScriptRunner, sink: VoodooScriptLogSink) {
+        self.source = source
         self.file = file
-        self.owner = owner
-        context = JSGlobalContextCreateInGroup(owner.group, nil)
-        Self.limit(owner.group, timeout)
-        _ = try evaluate(VoodooScriptPrelude.source, url: "prelude.js", line: 1)
-        do {
-            _ = try evaluate(source, url: file, line: firstLine)
-            let kind = try evaluate("typeof response", url: file, line: firstLine)
-            guard kind == "function" else {
-                throw HTTPMockError(.mockTree, "loadVoodoo: \(file):\(firstLine): the script defines no function response(request, cache)")
-            }
-        } catch let error as ScriptError {
-            let line = error.line.map { ":\($0)" } ?? ""
-            throw HTTPMockError(.mockTree, "loadVoodoo: \(file)\(line): the script does not load: \(error.message)")
+        self.firstLine = firstLine
+        self.runner = runner
+        self.sink = sink
+    }
+
+    deinit {
+        if let context { JSGlobalContextRelease(context) }
+    }
+
+    /// Builds the context; the reason when the script does not load (file and line first).
+    func load(_ job: VoodooScriptRunner.Job) -> String? {
+        if let context {
+            JSGlobalContextRelease(context)
+            self.context = nil
+            function = nil
         }
-    }
-
-    deinit { JSGlobalContextRelease(context) }
-
-    private static func limit(_ group: JSContextGroupRef, _ timeout: TimeInterval) {
-        JSContextGroupSetExecutionTimeLimit(group, max(timeout, 0.001), { _, _ in true }, nil)
-    }
-
-    struct ScriptError: Error, CustomStringConvertible {
-        var message: String
-        var line: Int?
-        var description: String { message }
-    }
-
-    /// Calls `response(request, cache)` on the context's queue.
-    func call(_ input: VoodooScriptInput, timeout: TimeInterval) async -> VoodooScriptOutput {
-        await withCheckedContinuation { continuation in
-            queue.async {
-                Self.limit(self.group, timeout)
-                let started = Date()
-                var output = VoodooScriptOutput(result: .failure(ScriptError(message: "no result")), logs: [])
-                do {
-                    let text = try self.evaluate("__voodooCall(\(input.requestJSON), \(input.cacheJSON))", url: self.file, line: 1)
-                    output.result = Result { try input.decode(text) }
-                } catch var error as ScriptError {
-                    if Date().timeIntervalSince(started) >= timeout * 0.9 {
-                        error.message = "the script ran past the instance timeout (\(timeout) s) and was stopped: \(error.message)"
-                    }
-                    output.result = .failure(error)
-                } catch {
-                    output.result = .failure(error)
-                }
-                if let logs = try? self.evaluate("JSON.stringify(__voodooLogs)", url: self.file, line: 1),
-                    let lines = try? JSONDecoder().decode([String].self, from: Data(logs.utf8))
-                {
-                    output.logs = lines
-                }
-                continuation.resume(returning: output)
-            }
+        let context = JSGlobalContextCreateInGroup(runner.group, nil)
+        guard let context else { return "\(file):\(firstLine): no JavaScript context could be made" }
+        sink.install(in: context)
+        if case .failure(let error) = VoodooJavaScriptCore.evaluate(VoodooScriptPrelude.source, in: context, url: "prelude.js", line: 1) {
+            JSGlobalContextRelease(context)
+            return "\(file):\(firstLine): the Voodoo prelude failed: \(error.message)"
         }
-    }
-
-    /// Evaluates `source`, returning its value as a string.
-    private func evaluate(_ source: String, url: String, line: Int) throws -> String {
         let script = JSStringCreateWithUTF8CString(source)
-        let sourceURL = JSStringCreateWithUTF8CString(url)
-        defer {
-            JSStringRelease(script)
-            JSStringRelease(sourceURL)
-        }
+        let url = JSStringCreateWithUTF8CString(file)
         var exception: JSValueRef?
-        let value = JSEvaluateScript(context, script, nil, sourceURL, Int32(line), &exception)
-        if let exception {
-            var errorLine: Int?
-            if let object = JSValueToObject(context, exception, nil) {
-                let name = JSStringCreateWithUTF8CString("line")
-                let lineValue = JSObjectGetProperty(context, object, name, nil)
-                JSStringRelease(name)
-                if let lineValue, JSValueIsNumber(context, lineValue) { errorLine = Int(JSValueToNumber(context, lineValue, nil)) }
-            }
-            throw ScriptError(message: string(exception), line: errorLine)
+        let syntaxOK = JSCheckScriptSyntax(context, script, url, Int32(clamping: firstLine), &exception)
+        JSStringRelease(script)
+        JSStringRelease(url)
+        if !syntaxOK {
+            let error = exception.map { VoodooJavaScriptCore.ScriptError($0, in: context) }
+            JSGlobalContextRelease(context)
+            return "\(file):\(error?.line ?? firstLine): the script does not compile: \(error?.message ?? "a syntax error")"
         }
-        guard let value else { throw ScriptError(message: "the script returned nothing") }
-        return string(value)
+        if case .failure(let error) = VoodooJavaScriptCore.evaluate(source, in: context, url: file, line: firstLine) {
+            JSGlobalContextRelease(context)
+            if let reason = job.stopReason { return "\(file):\(firstLine): the script's top level did not finish: \(reason)" }
+            return "\(file):\(error.line ?? firstLine): the script's top level throws: \(error.message)"
+        }
+        guard case .success(let kind) = VoodooJavaScriptCore.evaluate("typeof response", in: context, url: file, line: firstLine),
+            VoodooJavaScriptCore.string(kind, in: context) == "function",
+            case .success(let call) = VoodooJavaScriptCore.evaluate("__voodooCall", in: context, url: "prelude.js", line: 1),
+            let function = JSValueToObject(context, call, nil)
+        else {
+            JSGlobalContextRelease(context)
+            return "\(file):\(firstLine): the script defines no function response(request, cache)"
+        }
+        self.context = context
+        self.function = function
+        return nil
     }
 
-    private func string(_ value: JSValueRef) -> String {
-        guard let copy = JSValueToStringCopy(context, value, nil) else { return "" }
-        defer { JSStringRelease(copy) }
-        let size = JSStringGetMaximumUTF8CStringSize(copy)
-        var buffer = [CChar](repeating: 0, count: size)
-        JSStringGetUTF8CString(copy, &buffer, size)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// Calls `response(request, cache)`: the cache is `store` as it is now, written back when
+    /// the call returns, all within the runner's turn.
+    func call(_ input: VoodooScriptInput, store: MockStore, job: VoodooScriptRunner.Job) -> VoodooScriptOutput {
+        if context == nil, let problem = load(job) {
+            return VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: problem)))
+        }
+        guard let context, let function else {
+            return VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: "\(file): no context")))
+        }
+        let snapshot = store.snapshot
+        var output = VoodooScriptOutput(result: .failure(VoodooScriptLoadError(message: "no result")))
+        let result = invoke(function, in: context, input: input, cache: VoodooYAML.text(of: .object(snapshot)))
+        switch result {
+        case .success(let text):
+            do {
+                let (response, changes) = try VoodooScriptInput.decode(text, store: snapshot)
+                store.apply(changes)
+                output.result = .success(response)
+            } catch {
+                output.result = .failure(error)
+            }
+        case .failure(let error):
+            if let reason = job.stopReason {
+                output.result = .failure(VoodooScriptLoadError(message: reason))
+                // Its state is unknown and what it allocated must go: a fresh context next time.
+                JSGlobalContextRelease(context)
+                self.context = nil
+                self.function = nil
+                VoodooJavaScriptCore.collectGarbage(in: runner.group)
+            } else {
+                output.result = .failure(error)
+            }
+        }
+        return output
     }
+
+    private func invoke(
+        _ function: JSObjectRef, in context: JSGlobalContextRef, input: VoodooScriptInput, cache: String
+    ) -> Result<String, VoodooJavaScriptCore.ScriptError> {
+        let requestText = JSStringCreateWithUTF8CString(input.requestJSON)
+        let cacheText = JSStringCreateWithUTF8CString(cache)
+        defer {
+            JSStringRelease(requestText)
+            JSStringRelease(cacheText)
+        }
+        guard let request = JSValueMakeFromJSONString(context, requestText), let cacheValue = JSValueMakeFromJSONString(context, cacheText)
+        else { return .failure(.init(message: "the request could not be given to the script")) }
+        let arguments: [JSValueRef?] = [request, cacheValue, body(input.body, in: context)]
+        var exception: JSValueRef?
+        let value = arguments.withUnsafeBufferPointer { buffer in
+            JSObjectCallAsFunction(context, function, nil, buffer.count, buffer.baseAddress, &exception)
+        }
+        if let exception { return .failure(.init(exception, in: context)) }
+        guard let value, let text = JSValueToStringCopy(context, value, nil) else {
+            return .failure(.init(message: "the script's answer could not be read"))
+        }
+        defer { JSStringRelease(text) }
+        // The prelude refuses larger answers; a length in UTF-16 units, read without a copy.
+        guard JSStringGetLength(text) <= VoodooScriptPrelude.maximumAnswerLength + 65_536 else {
+            return .failure(.init(message: "the script's answer is larger than \(VoodooScriptPrelude.maximumAnswerLength) characters"))
+        }
+        return .success(VoodooJavaScriptCore.string(text))
+    }
+
+    /// The request body as an `ArrayBuffer` (Voodoo's `request.body`), `null` without a body.
+    private func body(_ data: Data?, in context: JSGlobalContextRef) -> JSValueRef? {
+        guard let data else { return JSValueMakeNull(context) }
+        guard let bytes = malloc(max(data.count, 1)) else { return JSValueMakeNull(context) }
+        data.copyBytes(to: bytes.assumingMemoryBound(to: UInt8.self), count: data.count)
+        let buffer = JSObjectMakeArrayBufferWithBytesNoCopy(context, bytes, data.count, { bytes, _ in free(bytes) }, nil, nil)
+        if buffer == nil { free(bytes) }
+        return buffer ?? JSValueMakeNull(context)
+    }
+
+}
+
+/// Where a script's `console.log` lines go, at once: the native `__voodooLog` of its context.
+final class VoodooScriptLogSink: @unchecked Sendable {
+    // @unchecked: immutable after init.
+    let write: @Sendable (String) -> Void
+
+    init(_ write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+    /// Defines the global `__voodooLog(line)` in `context`; the context's script keeps `self` alive.
+    func install(in context: JSGlobalContextRef) {
+        var definition = kJSClassDefinitionEmpty
+        definition.callAsFunction = voodooLogCallback
+        let logClass = JSClassCreate(&definition)
+        defer { JSClassRelease(logClass) }
+        let function = JSObjectMake(context, logClass, Unmanaged.passUnretained(self).toOpaque())
+        let name = JSStringCreateWithUTF8CString("__voodooLog")
+        defer { JSStringRelease(name) }
+        JSObjectSetProperty(context, JSContextGetGlobalObject(context), name, function, JSPropertyAttributes(kJSPropertyAttributeNone), nil)
+    }
+}
+
+/// `__voodooLog(line)`: the function object's private data is its ``VoodooScriptLogSink``.
+private func voodooLogCallback(
+    _ context: JSContextRef?, _ function: JSObjectRef?, _ this: JSObjectRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?,
+    _ exception: UnsafeMutablePointer<JSValueRef?>?
+) -> JSValueRef? {
+    guard let context, let function, let sink = JSObjectGetPrivate(function), count > 0, let value = arguments?[0] else {
+        return JSValueMakeUndefined(context)
+    }
+    Unmanaged<VoodooScriptLogSink>.fromOpaque(sink).takeUnretainedValue().write(VoodooJavaScriptCore.string(value, in: context))
+    return JSValueMakeUndefined(context)
 }
 #else
 /// Without the `JavaScript` trait there is no engine: a config with a script fails to load.
@@ -172,14 +246,12 @@ final class VoodooScriptEngine: Sendable {
 }
 #endif
 
-/// What a script call returns: the response (as JSON) and the cache keys it changed.
-struct VoodooScriptResult: Sendable {
-    var response: JSONValue
-    var cacheChanges: [String: JSONValue?]
-}
-
+/// What a script call returns: the response (as JSON).
 struct VoodooScriptOutput: Sendable {
-    var result: Result<VoodooScriptResult, any Error>
-    var logs: [String]
+    var result: Result<JSONValue, any Error>
+
+    /// The output of a call whose request ended before its turn: no script ran.
+    static let cancelled = VoodooScriptOutput(
+        result: .failure(VoodooScriptLoadError(message: "the request ended before its script could run; the script did not run")))
 }
 #endif

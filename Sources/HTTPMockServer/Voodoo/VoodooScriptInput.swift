@@ -2,17 +2,19 @@
 import Foundation
 import HTTPMock
 
-/// What a script receives (`request` and `cache` as JSON text, which is JavaScript) and how its
-/// answer turns back into a response.
+/// What a script receives, as Voodoo gives it (SPEC §20): `request` as JSON text (a header sent
+/// more than once is an array of its values, once a string; `bodyJSON` the parsed body), and the
+/// body's bytes, which become an `ArrayBuffer`. Then how its answer turns back into a response.
 struct VoodooScriptInput: Sendable {
     let requestJSON: String
-    let cacheJSON: String
-    let store: [String: JSONValue]
+    let body: Data?
 
-    init(request: MockRequest, store: [String: JSONValue]) {
-        self.store = store
+    init(request: MockRequest) {
         var headers: [String: JSONValue] = [:]
-        for (name, value) in request.headers { headers[name] = .string(value) }
+        for (name, _) in request.headers where headers[name] == nil {
+            let values = request.headers.values(named: name)
+            headers[name] = values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
+        }
         var queryParameters: [String: JSONValue] = [:]
         for item in request.queryItems {
             let value = JSONValue.string(item.value ?? "")
@@ -24,7 +26,6 @@ struct VoodooScriptInput: Sendable {
         }
         let path = request.url.path.isEmpty ? "/" : request.url.path
         let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        let body = request.body.map { String(decoding: $0, as: UTF8.self) }
         let bodyJSON = request.body.flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }
         let object: [String: JSONValue] = [
             "method": .string(request.method.rawValue),
@@ -34,16 +35,16 @@ struct VoodooScriptInput: Sendable {
             "pathParameters": .object(request.pathParameters.mapValues(JSONValue.string)),
             "query": components?.percentEncodedQuery.map(JSONValue.string) ?? .null,
             "queryParameters": .object(queryParameters),
-            "body": body.map(JSONValue.string) ?? .null,
             "bodyJSON": bodyJSON ?? .null,
             "formParameters": .object(request.formParameters.mapValues(JSONValue.string)),
         ]
         requestJSON = VoodooYAML.text(of: .object(object))
-        cacheJSON = VoodooYAML.text(of: .object(store))
+        body = request.body
     }
 
-    /// Reads `__voodooCall`'s JSON: the response and the cache as the script left it.
-    func decode(_ text: String) throws -> VoodooScriptResult {
+    /// Reads `__voodooCall`'s JSON: the response, and the cache keys the script changed from
+    /// `store` (`nil`: removed).
+    static func decode(_ text: String, store: [String: JSONValue]) throws -> (JSONValue, [String: JSONValue?]) {
         let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         guard let response = value["response"] else { throw HTTPMockError(.mockTree, "the script returned no response") }
         var changes: [String: JSONValue?] = [:]
@@ -51,28 +52,50 @@ struct VoodooScriptInput: Sendable {
             for (key, value) in cache where store[key] != value { changes[key] = value }
             for key in store.keys where cache[key] == nil { changes[key] = .some(nil) }
         }
-        return VoodooScriptResult(response: response, cacheChanges: changes)
+        return (response, changes)
     }
 
     /// A `Response` helper's object as an answer; its body through the same rules as YAML's.
+    /// Whatever could not go on the wire (a status that is not a final HTTP status, a header name
+    /// that is not a token, a value with CR or LF) is an error naming it, answered 500.
     static func answer(_ response: JSONValue, bodies: VoodooBodies) throws -> VoodooAnswer {
         let status: Int
         switch response["status"] {
-        case .integer(let code)?: status = code
-        case .double(let code)? where code == code.rounded(): status = Int(code)
-        default: throw HTTPMockError(.mockTree, "the response's status is not a number: \(response["status"] ?? .null)")
+        case .integer(let code)?:
+            status = code
+        case .double(let code)?:
+            // `Response.raw(Number("1e300"), …)`: checked, never trapped in a conversion.
+            guard let code = Int(exactly: code) else {
+                throw HTTPMockError(.invalidRegistration, "the response's status \(code) is not an HTTP status (200…599)")
+            }
+            status = code
+        case let other:
+            throw HTTPMockError(
+                .invalidRegistration, "the response's status is not a number: \(other.map(VoodooYAML.text(of:)) ?? "nothing")")
         }
-        guard (100...599).contains(status) else { throw HTTPMockError(.mockTree, "the response's status \(status) is not an HTTP status") }
+        guard (200...599).contains(status) else {
+            let why = (100...199).contains(status) ? " (1xx is not a final response)" : ""
+            throw HTTPMockError(.invalidRegistration, "the response's status \(status) is not an HTTP status (200…599)\(why)")
+        }
         var headers: [String: String] = [:]
         if case .object(let object)? = response["headers"] {
-            for (name, value) in object {
-                if case .string(let string) = value { headers[name] = string } else { headers[name] = VoodooYAML.text(of: value) }
+            for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+                let text: String
+                switch value {
+                case .string(let string): text = string
+                case .null: continue
+                default: text = VoodooYAML.text(of: value)
+                }
+                if let problem = HTTPHeaders.problem(name: name, value: text) {
+                    throw HTTPMockError(.invalidRegistration, "the response cannot be sent: \(problem)")
+                }
+                headers[name] = text
             }
         }
         var body = VoodooBody(source: .empty)
         if case .object? = response["body"], let bodyValue = response["body"] {
             guard case .string(let kind)? = bodyValue["kind"] else {
-                throw HTTPMockError(.mockTree, "the response's body is not made with Body.…")
+                throw HTTPMockError(.invalidRegistration, "the response's body is not made with Body.…")
             }
             var templateData: [String: JSONValue] = [:]
             if case .object(let data)? = bodyValue["templateData"] { templateData = data }

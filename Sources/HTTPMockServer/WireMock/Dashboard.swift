@@ -1,183 +1,162 @@
 #if Server
 import Foundation
 import HTTPMock
+import NIOConcurrencyHelpers
 
-// The live dashboard (SPEC §19): one self-contained page, kept current by server-sent events
-// from `GET /__admin/events`, each event the whole state as JSON.
+// The live dashboard (SPEC §19, §24): what it shows, as JSON. The page (Dashboard+Page.swift)
+// gets a snapshot, then deltas, from `GET /__admin/events` (DashboardFeed.swift), and a
+// request's headers and bodies from `GET /__admin/dashboard/requests/{id}` when it is opened.
+// Secrets are masked unless the instance's `revealSecrets` is set (SecretMasking); WireMock's own
+// admin JSON is not this file's and stays unmasked.
 
 extension AdminAPI {
-    /// Requests the dashboard shows, newest first.
+    /// Requests the dashboard shows: the newest. The page says "showing the last N of M".
     static let dashboardRequestLimit = 200
+    /// A near-miss report on the list is cut after this many characters (the whole report is in
+    /// the request's detail).
+    static let dashboardReportLimit = 4_000
+    /// A body in a request's detail is cut after this many bytes.
+    static let dashboardBodyLimit = 64 * 1024
 
-    /// What the dashboard shows: requests (newest first), routes with what each has left,
-    /// scenarios with their states, the store.
+    /// The URL a person reads for `request`: the one the client called
+    /// (`http://127.0.0.1:PORT/path`, ``MockRequest/calledURL``), secrets masked unless `reveal`.
+    static func shownURL(of request: MockRequest, reveal: Bool) -> String {
+        let url = request.calledURL.absoluteString
+        return reveal ? url : SecretMasking.url(url)
+    }
+
+    /// One request on the list: what it was, how it ended, why it missed.
+    static func dashboardEntry(_ entry: RecordedRequest, reveal: Bool) -> JSONValue {
+        var item: [String: JSONValue] = [
+            "id": .integer(entry.journalID),
+            "method": .string(entry.request.method.rawValue),
+            "url": .string(shownURL(of: entry.request, reveal: reveal)),
+            "status": entry.statusCode.map(JSONValue.integer) ?? .null,
+            "matched": .bool(entry.isMatched),
+            "received": .double((entry.date.timeIntervalSince1970 * 1000).rounded()),
+        ]
+        if let route = entry.route { item["route"] = .string(route) }
+        if let error = entry.error { item["error"] = .string(reveal ? "\(error)" : SecretMasking.url("\(error)")) }
+        if !entry.isMatched, let report = entry.nearMissReport {
+            item["nearMiss"] = .string(
+                report.count <= dashboardReportLimit
+                    ? report : String(report.prefix(dashboardReportLimit)) + "\n… (open the request for the whole report)")
+        }
+        return .object(item)
+    }
+
+    /// Whether a journal entry will change no more (its outcome and, for a miss, its report known).
+    static func isSettled(_ entry: RecordedRequest) -> Bool {
+        (entry.statusCode != nil || entry.error != nil) && (entry.isMatched || entry.nearMissReport != nil)
+    }
+
+    /// What a route shows that changes as requests arrive.
+    static func routeProgress(_ route: AdminRouteState) -> String {
+        "\(route.pending)/\(route.served)/\(route.isEternal)"
+    }
+
+    /// One route: its conditions (query, headers, body, scenario state, a predicate), its name and
+    /// place (a WireMock mapping's name and id), what its queue has left, whether it is an admin
+    /// route (Voodoo's `/_admin/…`).
+    static func dashboardRoute(
+        _ conditions: AdminRouteConditions, _ progress: AdminRouteState, mapping: WireMockMapping?, reveal: Bool
+    ) -> JSONValue {
+        var route: [String: JSONValue] = [
+            "order": .integer(conditions.order), "name": .string(conditions.name),
+            "method": conditions.method.map(JSONValue.string) ?? .null, "host": .string(conditions.host),
+            "path": .string(conditions.path), "pending": .integer(progress.pending), "served": .integer(progress.served),
+            "eternal": .bool(progress.isEternal),
+            "admin": .bool(conditions.location == "Voodoo admin" || conditions.path.hasPrefix("/_admin/")),
+        ]
+        var conditionList: [JSONValue] = []
+        func note(_ kind: String, _ text: String?) {
+            if let text { conditionList.append(.object(["kind": .string(kind), "text": .string(text)])) }
+        }
+        note("query", conditions.query)
+        note("headers", conditions.headers)
+        note("body", conditions.body)
+        // A mapping says more of its scenario (the state it moves to) below.
+        if mapping == nil, let scenario = conditions.scenario, let state = conditions.scenarioState {
+            note("scenario", "\(scenario) is \(WireMockMapping.theirState(state))")
+        }
+        if let priority = conditions.priority { note("priority", String(priority)) }
+        // A mapping is named by its name and id below, which is all its location says.
+        if mapping == nil, let location = conditions.location { route["location"] = .string(location) }
+        if let mapping {
+            var described: [String: JSONValue] = ["id": .string(mapping.id.uuidString.lowercased())]
+            if let name = mapping.name { described["name"] = .string(name) }
+            if case .object(let request)? = mapping.json["request"] {
+                for key in ["url", "urlPath", "urlPattern", "urlPathPattern"] {
+                    if case .string(let text)? = request[key] { note(key, text) }
+                }
+                for key in ["queryParameters", "headers", "bodyPatterns"] {
+                    guard let value = request[key] else { continue }
+                    note(key, compactJSON(key == "headers" && !reveal ? maskedHeaderMatchers(value) : value))
+                }
+            }
+            if let scenario = mapping.scenarioName {
+                let needs = mapping.requiredState.map { " is \($0)" } ?? ""
+                let moves = mapping.newState.map { ", then moves to \($0)" } ?? ""
+                note("scenario", "\(scenario)\(needs)\(moves)")
+            }
+            route["mapping"] = .object(described)
+        } else if conditions.hasPredicate {
+            note("where", "a predicate decides too")
+        }
+        route["conditions"] = .array(conditionList)
+        return .object(route)
+    }
+
+    /// WireMock header matchers with the values of secret headers masked.
+    private static func maskedHeaderMatchers(_ value: JSONValue) -> JSONValue {
+        guard case .object(let headers) = value else { return value }
+        var masked = headers
+        for (name, matcher) in headers where SecretMasking.isSecretHeader(name) {
+            guard case .object(var fields) = matcher else { continue }
+            for (key, field) in fields {
+                if case .string(let text) = field { fields[key] = .string(SecretMasking.headerValue(text, named: name)) }
+            }
+            masked[name] = .object(fields)
+        }
+        return .object(masked)
+    }
+
+    static func compactJSON(_ value: JSONValue) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+    }
+
+    /// The WireMock mappings by the order of the route each became.
+    var mappingsByRoute: [Int: WireMockMapping] {
+        state.contents.withLockedValue { contents in
+            Dictionary(contents.entries.values.map { ($0.order, $0.mapping) }, uniquingKeysWith: { $1 })
+        }
+    }
+
+    /// Every route, in registration order.
+    func dashboardRoutes(reveal: Bool) -> [JSONValue] {
+        let conditions = Dictionary(
+            mock.adminRouteConditions(revealSecrets: reveal).map { ($0.order, $0) }, uniquingKeysWith: { $1 })
+        let mappings = mappingsByRoute
+        return mock.adminRouteStates.compactMap { progress in
+            conditions[progress.order].map { Self.dashboardRoute($0, progress, mapping: mappings[progress.order], reveal: reveal) }
+        }
+    }
+
+    /// Everything the page shows, at once: the newest requests (newest first), how many the
+    /// journal holds, routes, scenarios, the store. The event stream's first event, and
+    /// `GET /__admin/dashboard/state`.
     var dashboardState: JSONValue {
-        let journal = mock.recordedRequests
-        let requests = journal.suffix(Self.dashboardRequestLimit).reversed().map { entry -> JSONValue in
-            var item: [String: JSONValue] = [
-                "method": .string(entry.request.method.rawValue),
-                "url": .string(entry.request.url.absoluteString),
-                "status": entry.statusCode.map(JSONValue.integer) ?? .null,
-                "matched": .bool(entry.isMatched),
-            ]
-            if let route = entry.route { item["route"] = .string(route) }
-            if !entry.isMatched, let report = entry.nearMissReport { item["nearMiss"] = .string(report) }
-            return .object(item)
-        }
-        let routes = mock.adminRouteStates.map { route -> JSONValue in
-            .object([
-                "name": .string(route.name), "pending": .integer(route.pending), "served": .integer(route.served),
-                "eternal": .bool(route.isEternal),
-            ])
-        }
+        let reveal = mock.revealSecrets
+        let (entries, total, oldest) = mock.adminJournal(after: Int.min, limit: Self.dashboardRequestLimit)
         return .object([
-            "requests": .array(requests), "total": .integer(journal.count), "routes": .array(routes),
-            "scenarios": .array(scenarios), "store": .object(mock.store.snapshot),
+            "kind": .string("snapshot"),
+            "requests": .array(entries.reversed().map { Self.dashboardEntry($0, reveal: reveal) }),
+            "total": .integer(total), "oldest": oldest.map(JSONValue.integer) ?? .null,
+            "limit": .integer(Self.dashboardRequestLimit), "routes": .array(dashboardRoutes(reveal: reveal)),
+            "scenarios": .array(scenarios), "store": .object(mock.store.snapshot), "revealSecrets": .bool(reveal),
         ])
     }
-
-    /// `GET /__admin/events`: the state now, then again whenever it changes.
-    func dashboardEvents(for request: MockRequest) -> ServedAnswer {
-        let response = MockResponse.eventStreamFromSequence(headers: ["Cache-Control": "no-store"]) { [self] _ in
-            AsyncStream<ServerSentEvent> { continuation in
-                let task = Task {
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                    var last = ""
-                    while !Task.isCancelled {
-                        let text = String(decoding: (try? encoder.encode(dashboardState)) ?? Data(), as: UTF8.self)
-                        if text != last {
-                            continuation.yield(ServerSentEvent(data: text))
-                            last = text
-                        }
-                        try? await Task.sleep(nanoseconds: 200_000_000)
-                    }
-                    continuation.finish()
-                }
-                continuation.onTermination = { _ in task.cancel() }
-            }
-        }
-        return .directEvents(response, for: request) ?? Self.notFound("no event stream", method: "GET")
-    }
-}
-
-/// The dashboard page.
-enum Dashboard {
-    static let page = #"""
-        <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>HTTPMock dashboard</title>
-        <link rel="icon" href="data:,">
-        <style>
-        :root { --ok: #1a7f37; --miss: #cf222e; --muted: #57606a; --line: #d0d7de; font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; }
-        body { margin: 0; background: #f6f8fa; color: #1f2328; }
-        header { display: flex; align-items: center; gap: 1rem; padding: .75rem 1.25rem; background: #24292f; color: #fff; }
-        header h1 { font-size: 1.1rem; margin: 0; flex: 1; }
-        header .live { font-size: .8rem; color: #8ddb8c; }
-        header .live.off { color: #ff8182; }
-        button { font: inherit; padding: .3rem .8rem; border-radius: 6px; border: 1px solid var(--line); background: #fff; cursor: pointer; }
-        main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; padding: 1rem 1.25rem; }
-        section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: .75rem 1rem; }
-        h2 { font-size: .95rem; margin: 0 0 .5rem; }
-        ul { list-style: none; margin: 0; padding: 0; }
-        li { padding: .35rem 0; border-top: 1px solid #eaeef2; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .8rem; overflow-wrap: anywhere; }
-        .status { display: inline-block; min-width: 2.5rem; font-weight: 600; }
-        .matched .status { color: var(--ok); }
-        .miss .status { color: var(--miss); }
-        pre { white-space: pre-wrap; margin: .3rem 0 0; padding: .4rem; background: #fff8c5; border-radius: 4px; font-size: .75rem; }
-        .left { color: var(--muted); }
-        .empty { color: var(--muted); font-family: inherit; }
-        select { font: inherit; }
-        </style>
-        </head>
-        <body>
-        <header>
-          <h1>HTTPMock dashboard</h1>
-          <span id="live" class="live off">connecting…</span>
-          <button type="button" data-testid="reset" id="reset">Reset</button>
-        </header>
-        <main>
-          <section><h2>Requests <span id="total" class="left"></span></h2><ul id="requests"></ul></section>
-          <div>
-            <section><h2>Routes</h2><ul id="routes"></ul></section>
-            <section><h2>Scenarios</h2><ul id="scenarios"></ul></section>
-            <section><h2>Store</h2><ul id="store"></ul></section>
-          </div>
-        </main>
-        <script>
-        (function () {
-          var token = new URLSearchParams(location.search).get("token");
-          var suffix = token ? "?token=" + encodeURIComponent(token) : "";
-          function send(method, path, body) {
-            var headers = { "Content-Type": "application/json" };
-            if (token) headers.Authorization = "Bearer " + token;
-            return fetch("/__admin/" + path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) });
-          }
-          function el(tag, attrs, text) {
-            var node = document.createElement(tag);
-            Object.keys(attrs || {}).forEach(function (key) { node.setAttribute(key, attrs[key]); });
-            if (text !== undefined) node.textContent = text;
-            return node;
-          }
-          var shown = {};
-          // A section is rebuilt only when its data changed, so a control being used is not replaced.
-          function changed(id, data) {
-            var text = JSON.stringify(data);
-            if (shown[id] === text) return false;
-            shown[id] = text;
-            return true;
-          }
-          function fill(id, items, empty) {
-            var list = document.getElementById(id);
-            list.replaceChildren.apply(list, items.length ? items : [el("li", { "class": "empty" }, empty)]);
-          }
-          function render(state) {
-            document.getElementById("total").textContent = "(" + state.total + ")";
-            if (changed("requests", state.requests)) fill("requests", state.requests.map(function (r) {
-              var item = el("li", { "data-testid": "request", "class": r.matched ? "matched" : "miss" });
-              item.appendChild(el("span", { "class": "status" }, r.status === null ? "---" : String(r.status)));
-              item.appendChild(document.createTextNode(" " + r.method + " " + r.url));
-              if (r.route) item.appendChild(el("div", { "class": "left" }, "→ " + r.route));
-              if (r.nearMiss) item.appendChild(el("pre", { "data-testid": "near-miss" }, r.nearMiss));
-              return item;
-            }), "No requests yet.");
-            if (changed("routes", state.routes)) fill("routes", state.routes.map(function (route) {
-              var left = route.eternal ? "answers forever" : route.pending + " left";
-              var item = el("li", { "data-testid": "route" }, route.name + " ");
-              item.appendChild(el("span", { "class": "left" }, "— " + left + ", " + route.served + " served"));
-              return item;
-            }), "No routes.");
-            if (changed("scenarios", state.scenarios)) fill("scenarios", state.scenarios.map(function (scenario) {
-              var item = el("li", {}, scenario.name + " ");
-              var select = el("select", { "data-testid": "scenario:" + scenario.name, "aria-label": "State of " + scenario.name });
-              scenario.possibleStates.forEach(function (name) {
-                var option = el("option", { value: name }, name);
-                if (name === scenario.state) option.selected = true;
-                select.appendChild(option);
-              });
-              select.addEventListener("change", function () {
-                send("PUT", "scenarios/" + encodeURIComponent(scenario.name) + "/state", { state: select.value });
-              });
-              item.appendChild(select);
-              return item;
-            }), "No scenarios.");
-            if (changed("store", state.store)) fill("store", Object.keys(state.store).sort().map(function (key) {
-              return el("li", {}, key + " = " + JSON.stringify(state.store[key]));
-            }), "The store is empty.");
-          }
-          document.getElementById("reset").addEventListener("click", function () { send("POST", "reset"); });
-          var live = document.getElementById("live");
-          var events = new EventSource("/__admin/events" + suffix);
-          events.onopen = function () { live.textContent = "live"; live.className = "live"; };
-          events.onerror = function () { live.textContent = "reconnecting…"; live.className = "live off"; };
-          events.onmessage = function (event) { render(JSON.parse(event.data)); };
-        })();
-        </script>
-        </body>
-        </html>
-        """#
 }
 #endif

@@ -112,7 +112,7 @@ struct WireMockMapping: Sendable {
     /// mapping's `name`, else its id.
     var label: String {
         let forward = response.proxy.map { " → forward to \($0.baseURL.absoluteString)" } ?? ""
-        return "\(request.summary)\(forward) — \(name ?? "WireMock mapping \(idString)")"
+        return "\(name.map { "\($0): " } ?? "")\(request.summary)\(forward) [wiremock \(idString)]"
     }
 
     /// Where reports say the mapping is registered: its file and line, or the admin API.

@@ -96,6 +96,14 @@ final class RawClient: @unchecked Sendable {
     /// Half-closes: the server sees the end of the request stream (`shutdown(SHUT_WR)`).
     func shutdownWrite() { shutdown(socket, Int32(SHUT_WR)) }
 
+    /// Closes the connection with a reset (`SO_LINGER` 0): the server learns at once that the
+    /// client is gone, as when a client process dies.
+    func resetNow() {
+        var value = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socket, SOL_SOCKET, SO_LINGER, &value, socklen_t(MemoryLayout<linger>.size))
+        closeNow()
+    }
+
     /// Closes the connection from this side.
     func closeNow() {
         close(socket)

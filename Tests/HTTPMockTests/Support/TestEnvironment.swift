@@ -15,4 +15,19 @@ enum TestEnvironment {
     /// so on a loaded machine an arrival can take seconds; the wait ends as soon as it happens, so
     /// a generous bound costs a passing test nothing.
     static let arrivalTimeout: TimeInterval = 30
+
+    /// CPU time the calling thread spends in `body`. A cost bound on it holds on a busy machine:
+    /// unlike wall-clock time, it does not grow while other processes hold the cores (SPEC §23).
+    static func threadCPUTime<T>(_ body: () throws -> T) rethrows -> (T, Duration) {
+        let start = threadCPUNow()
+        let result = try body()
+        return (result, threadCPUNow() - start)
+    }
+
+    /// The calling thread's CPU clock.
+    static func threadCPUNow() -> Duration {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+    }
 }

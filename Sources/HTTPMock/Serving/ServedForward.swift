@@ -1,0 +1,46 @@
+import Foundation
+
+/// A request the HTTP server sends on to another server, streaming the answer back as it
+/// arrives (``MockResponse/forward(to:lifetime:delivery:)`` to an `http://` base, WireMock's
+/// `proxyBaseUrl`, `httpmock serve --forward-unmatched`): the server's own client reads the
+/// upstream body only as fast as its client takes it, so memory stays bounded whatever the
+/// upstream sends. The in-process transport runs the forward's handler instead.
+package struct ServedForward: Sendable {
+    /// Where the request goes: the base URL, then the request's path and query.
+    package let url: URL
+    /// The request's method.
+    package let method: String
+    /// The request's header fields, `Host` aside (the upstream's own is sent).
+    package let headers: [(name: String, value: String)]
+    /// The request's body.
+    package let body: Data?
+    fileprivate let registry: Registry
+    fileprivate let journalID: Int
+
+    /// Journals what the upstream answered: its status as the request's outcome, and its head
+    /// (the body went through without being kept).
+    package func journal(status: Int, headers: [(name: String, value: String)]) {
+        var fields: [String: String] = [:]
+        for (name, value) in headers { fields[name] = value }
+        registry.recordServed(
+            journalID: journalID, ServedResponse(statusCode: status, headerFields: fields, body: .none, date: Date()), outcome: status)
+    }
+
+    /// What a 502 says when the upstream refused, failed or answered something that is not HTTP.
+    package func failure(_ reason: String) -> String {
+        "HTTPMock: forwarding \(method) to \(url.absoluteString) failed: \(reason).\n"
+    }
+}
+
+extension ServedForward {
+    /// The forward of `request` to `base`, when the server streams it (an `http://` base).
+    init?(_ request: MockRequest, base: URL, registry: Registry, journalID: Int) {
+        guard base.scheme?.lowercased() == "http", let url = Forwarding.target(for: request, base: base) else { return nil }
+        self.url = url
+        self.method = request.method.rawValue
+        self.headers = request.headers.filter { HTTPHeaders.lowercased($0.name) != "host" }.map { (name: $0.name, value: $0.value) }
+        self.body = request.body
+        self.registry = registry
+        self.journalID = journalID
+    }
+}

@@ -1,0 +1,121 @@
+#if Server
+import Foundation
+import HTTPMock
+
+// `/__admin/requests…`: the journal as WireMock's serve events and logged requests.
+
+extension AdminAPI {
+    func requests(method: String, _ path: [String], query: [URLQueryItem], body: Data?) -> ServedAnswer {
+        do throws(WireMockMappingError) {
+            switch (method, path) {
+            case ("GET", []):
+                return Self.json(200, try journalPage(query), method: method)
+            case ("DELETE", []), ("POST", ["reset"]):
+                mock.clearAdminJournal()
+                return Self.json(200, [:], method: method)
+            case ("POST", ["count"]):
+                let pattern = try WireMockRequestPattern.parse(try Self.parse(body), at: "")
+                let count = allEntries().filter { pattern.matchesWithMethod($0.request) }.count
+                return Self.json(200, ["count": .integer(count), "requestJournalDisabled": false], method: method)
+            case ("POST", ["find"]):
+                let pattern = try WireMockRequestPattern.parse(try Self.parse(body), at: "")
+                let found = allEntries().filter { pattern.matchesWithMethod($0.request) }
+                return Self.json(200, Self.loggedRequests(found), method: method)
+            case ("GET", ["unmatched"]):
+                return Self.json(200, Self.loggedRequests(allEntries().filter { !$0.isMatched }), method: method)
+            case ("GET", ["unmatched", "near-misses"]):
+                return Self.json(200, nearMissesOfUnmatched(), method: method)
+            case ("POST", ["remove"]):
+                let pattern = try WireMockRequestPattern.parse(try Self.parse(body), at: "")
+                return Self.json(200, removeEvents { entry, _ in pattern.matchesWithMethod(entry.request) }, method: method)
+            case ("POST", ["remove-by-metadata"]):
+                let pattern = try WireMockMatchers.matcher(try Self.parse(body), at: "")
+                return Self.json(
+                    200,
+                    removeEvents { _, mapping in
+                        guard let metadata = mapping?.metadata else { return false }
+                        return pattern.matches(Self.metadataInput(metadata))
+                    }, method: method)
+            case ("GET", _) where path.count == 1:
+                let id = path[0]
+                guard let entry = Self.journalID(id).flatMap(mock.adminJournalEntry(id:)) else {
+                    return Self.notFound("no request \(id) in the journal", method: method)
+                }
+                return Self.json(200, Self.serveEvent(entry, mappings: mappingsOfRoutes([entry])), method: method)
+            case ("DELETE", _) where path.count == 1:
+                let id = path[0]
+                if let journalID = Self.journalID(id) { mock.removeAdminJournalEntries([journalID]) }
+                return Self.json(200, [:], method: method)
+            default:
+                return unknown(method, ["requests"] + path)
+            }
+        } catch {
+            return Self.invalid(error, method: method)
+        }
+    }
+
+    /// The whole journal, oldest first (for searches, which WireMock runs over all of it).
+    func allEntries() -> [RecordedRequest] {
+        mock.adminNewestJournalEntries(limit: nil, since: nil).entries.reversed()
+    }
+
+    /// `GET /__admin/requests`: the newest first; `limit`, `since` (ISO 8601), `unmatched=true`,
+    /// `matchingStub=ID` (the Java client's `ServeEventQuery`). Reads `limit` entries, not the
+    /// journal (SPEC §23).
+    private func journalPage(_ query: [URLQueryItem]) throws(WireMockMappingError) -> JSONValue {
+        let limit = try Self.count("limit", in: query)
+        var since: Date?
+        if let text = Self.parameter("since", in: query), !text.isEmpty {
+            guard let date = Self.date(text) else {
+                throw WireMockMappingError(pointer: "?since", message: "since must be an ISO 8601 date-time, got \"\(text)\"")
+            }
+            since = date
+        }
+        let onlyUnmatched = Self.parameter("unmatched", in: query) == "true"
+        var stub: UUID?
+        if let text = Self.parameter("matchingStub", in: query), !text.isEmpty {
+            guard let id = UUID(uuidString: text) else {
+                throw WireMockMappingError(pointer: "?matchingStub", message: "matchingStub must be a mapping id, got \"\(text)\"")
+            }
+            stub = id
+        }
+        let (entries, total) = mock.adminNewestJournalEntries(limit: limit, since: since) { entry in
+            if onlyUnmatched, entry.isMatched { return false }
+            if let stub, entry.route.flatMap(Self.mappingID(inRoute:)) != stub { return false }
+            return true
+        }
+        let mappings = mappingsOfRoutes(entries)
+        return [
+            "requests": .array(entries.map { Self.serveEvent($0, mappings: mappings) }),
+            "meta": ["total": .integer(total)],
+            "requestJournalDisabled": false,
+        ]
+    }
+
+    /// `{"requests": [LoggedRequest…], "requestJournalDisabled": false}`.
+    static func loggedRequests(_ entries: [RecordedRequest]) -> JSONValue {
+        ["requests": .array(entries.map(loggedRequest)), "requestJournalDisabled": false]
+    }
+
+    /// Removes the serve events `shouldRemove` picks (given the mapping that answered each);
+    /// answers `{"serveEvents": [...]}` with them.
+    private func removeEvents(_ shouldRemove: (RecordedRequest, WireMockMapping?) -> Bool) -> JSONValue {
+        let entries = allEntries()
+        let mappings = mappingsOfRoutes(entries)
+        let chosen = entries.filter { entry in
+            shouldRemove(entry, entry.route.flatMap(Self.mappingID(inRoute:)).flatMap { mappings[$0] })
+        }
+        let removed = mock.removeAdminJournalEntries(Set(chosen.map(\.journalID)))
+        return ["serveEvents": .array(removed.reversed().map { Self.serveEvent($0, mappings: mappings) })]
+    }
+
+    /// An ISO 8601 date-time, with or without fractional seconds.
+    static func date(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}
+#endif

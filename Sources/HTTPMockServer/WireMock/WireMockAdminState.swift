@@ -1,0 +1,65 @@
+#if Server
+import Foundation
+import HTTPMock
+import NIOConcurrencyHelpers
+
+/// What the admin API keeps per instance beside its mappings (``WireMockState``): WireMock's
+/// global settings as last sent, the recorder, and the mapping files it wrote.
+final class WireMockAdminState: Sendable {
+    /// A recording in progress (`POST /__admin/recordings/start`).
+    struct Recording: Sendable {
+        /// The route that forwards every request to the target, and its name in the journal.
+        let route: Int
+        let label: String
+        /// The journal entries after this one are the recording's.
+        let firstJournalID: Int
+        /// The recording spec as sent (`captureHeaders`, `persist`, …).
+        let spec: RecordSpec
+    }
+
+    enum RecordingStatus: String, Sendable {
+        case neverStarted = "NeverStarted"
+        case recording = "Recording"
+        case stopped = "Stopped"
+    }
+
+    struct Contents: Sendable {
+        /// `GET /__admin/settings`'s `extended`.
+        var extended: JSONValue?
+        /// `delayDistribution` as sent (its draws are the instance's ``HTTPMock/adminRandomDelay``).
+        var delayDistribution: JSONValue?
+        var recording: Recording?
+        var recordingStatus = RecordingStatus.neverStarted
+        /// Mapping files written by `POST /__admin/mappings/save` (and persistent recordings), by mapping id.
+        var writtenFiles: [UUID: URL] = [:]
+    }
+
+    let contents = NIOLockedValueBox(Contents())
+
+    private struct Slot: Sendable {
+        weak var mock: HTTPMock?
+        let state: WireMockAdminState
+    }
+
+    private static let all = NIOLockedValueBox<[ObjectIdentifier: Slot]>([:])
+
+    /// The state of `mock`, made on first use.
+    static func of(_ mock: HTTPMock) -> WireMockAdminState {
+        all.withLockedValue { all in
+            all = all.filter { $0.value.mock != nil }
+            if let slot = all[ObjectIdentifier(mock)] { return slot.state }
+            let state = WireMockAdminState()
+            all[ObjectIdentifier(mock)] = Slot(mock: mock, state: state)
+            return state
+        }
+    }
+}
+
+extension WireMockState {
+    /// The WireMock root folder (`--wiremock-root`, ``HTTPMock/HTTPMock/loadWireMock(from:)``):
+    /// the folder that holds `__files/`; `nil` when none was loaded.
+    var root: URL? {
+        contents.withLockedValue { $0.files?.deletingLastPathComponent() }
+    }
+}
+#endif
