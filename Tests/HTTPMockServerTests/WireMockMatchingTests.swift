@@ -171,5 +171,40 @@ struct WireMockMatchingTests {
         #expect(try WireMockRequestPattern.templateRoutePath("/c/{id}/o/{orderId}", at: "").0 == "/c/:id/o/:orderId")
         #expect(WireMockRequestPattern.literalRoutePath("/files/*/:x") == "/files/%2A/%3Ax")
     }
+
+    @Test("equal priorities: the newest matching mapping answers, whatever its specificity (WireMock's order); priority first")
+    func newestMappingAnswers() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try await serving(mock) { server in
+            let older =
+                #"{"request": {"method": "GET", "urlPath": "/order", "headers": {"X-Tenant": {"equalTo": "a"}}}, "response": {"body": "older"}}"#
+            let newer =
+                #"{"id": "00000000-0000-4000-8000-0000000000b2", "request": {"urlPathPattern": "/ord.*"}, "response": {"body": "newer"}}"#
+            #expect(try await post(server, mapping: older).status == 201)
+            #expect(try await post(server, mapping: newer).status == 201)
+            // The older mapping is more specific (a literal path, a method, a header): WireMock
+            // still answers with the newer one.
+            #expect(try await exchange(server, "GET", "/order", headers: ["X-Tenant": "a"]).text == "newer")
+            let preferred = #"{"priority": 1, "request": {"urlPath": "/order"}, "response": {"body": "priority 1"}}"#
+            #expect(try await post(server, mapping: preferred).status == 201)
+            let newest = #"{"request": {"urlPath": "/order"}, "response": {"body": "newest, priority 5"}}"#
+            #expect(try await post(server, mapping: newest).status == 201)
+            #expect(try await exchange(server, "GET", "/order").text == "priority 1")
+            // Without the priority-1 mapping the newest answers again, then the one before it.
+            let listed = try await exchange(server, "GET", "/__admin/mappings")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.text.utf8)) as? [String: Any])
+            let mappings = try #require(json["mappings"] as? [[String: Any]])
+            let priorityOne = try #require(mappings.first { ($0["priority"] as? Int) == 1 }?["id"] as? String)
+            let newestID = try #require(
+                mappings.first { ($0["response"] as? [String: Any])?["body"] as? String == "newest, priority 5" }?["id"] as? String)
+            #expect(try await exchange(server, "DELETE", "/__admin/mappings/" + priorityOne).status == 200)
+            #expect(try await exchange(server, "GET", "/order").text == "newest, priority 5")
+            #expect(try await exchange(server, "DELETE", "/__admin/mappings/" + newestID).status == 200)
+            #expect(try await exchange(server, "GET", "/order", headers: ["X-Tenant": "a"]).text == "newer")
+            #expect(try await exchange(server, "DELETE", "/__admin/mappings/00000000-0000-4000-8000-0000000000b2").status == 200)
+            #expect(try await exchange(server, "GET", "/order", headers: ["X-Tenant": "a"]).text == "older")
+        }
+    }
 }
 #endif

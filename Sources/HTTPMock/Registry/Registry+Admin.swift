@@ -79,7 +79,7 @@ extension HTTPMock {
             let released = replacing.isEmpty ? nil : state.rebuild(keeping: { !replacing.contains($0.order) })
             let orders = keyed.map { key, responses, location in
                 let order = state.nextOrder
-                state.routes.append(Route(key: key, specificity: key.specificity, order: order, location: location))
+                state.routes.append(Route(key: key, specificity: key.specificity, order: order, location: location, newestFirst: true))
                 var queue = ResponseQueue()
                 for response in responses { queue.append(response) }
                 state.queues.append(queue)
