@@ -188,7 +188,7 @@ package struct AdminAccess: Sendable {
     static func masked(_ target: String) -> String {
         guard let question = target.firstIndex(of: "?"), target.contains("token=") else { return target }
         let query = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { item in
-            item.hasPrefix("token=") ? "token=***" : String(item)
+            item.hasPrefix("token=") ? "token=REDACTED" : String(item)
         }
         return String(target[...question]) + query.joined(separator: "&")
     }

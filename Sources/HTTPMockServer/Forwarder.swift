@@ -146,6 +146,10 @@ final class Relay: @unchecked Sendable {
     /// The upstream wants to read but waits for ``unflushed`` to drop.
     var readPending = false
     var finished = false
+    /// The head as journaled, and the body so far while it stays within the forward's
+    /// ``ServedForward/keptBodyLimit`` (`nil` once it went over: only its size is known).
+    var journaledHead: (status: Int, headers: [(name: String, value: String)])?
+    var keptBody: Data? = Data()
 
     init(forward: ServedForward, downstream: any Channel, keepAlive: Bool, isHead: Bool, done: EventLoopPromise<Outcome?>) {
         self.forward = forward
@@ -180,6 +184,13 @@ private final class RelayHandler: ChannelInboundHandler {
         case .body(let buffer):
             guard case .relayed = relay.outcome else { return }
             let count = buffer.readableBytes
+            if let kept = relay.keptBody?.count {
+                if kept + count <= relay.forward.keptBodyLimit {
+                    relay.keptBody?.append(contentsOf: buffer.readableBytesView)
+                } else {
+                    relay.keptBody = nil
+                }
+            }
             relay.unflushed += count
             let upstream = context.channel
             let relay = self.relay
@@ -200,6 +211,9 @@ private final class RelayHandler: ChannelInboundHandler {
         case .end:
             guard case .relayed = relay.outcome else { return }
             relay.upstreamEnded = true
+            if let head = relay.journaledHead, let body = relay.keptBody, !body.isEmpty {
+                relay.forward.journal(status: head.status, headers: head.headers, body: body)
+            }
             let relay = self.relay
             relay.downstream.writeAndFlush(HTTPServerResponsePart.end(nil)).whenComplete { result in
                 if case .failure = result { relay.downstream.close(promise: nil) }
@@ -232,7 +246,9 @@ private final class RelayHandler: ChannelInboundHandler {
         }
         if !relay.keepAlive { headers.add(name: "Connection", value: "close") }
         relay.outcome = .relayed(Int(code))
-        relay.forward.journal(status: Int(code), headers: headers.map { (name: $0.name, value: $0.value) })
+        let journaled = headers.map { (name: $0.name, value: $0.value) }
+        relay.journaledHead = (Int(code), journaled)
+        relay.forward.journal(status: Int(code), headers: journaled)
         relay.downstream.write(
             HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: head.status, headers: headers)), promise: nil)
     }

@@ -9,7 +9,9 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve a mocks folder (httpmock serve ./mocks), or nothing, until SIGINT or SIGTERM.",
         discussion:
-            "Without a source (FOLDER, --har, --file-dir, --wiremock-root, --config) no folder is read: an empty instance is served, and stubs are added through the admin API (/__admin/mappings) or the dashboard (/__admin/).")
+            "Without a source (FOLDER, --har, --file-dir, --wiremock-root, --config) no folder is read: "
+            + "an empty instance is served, and stubs are added through the admin API (/__admin/mappings) "
+            + "or the dashboard (/__admin/).")
 
     @OptionGroup var source: SourceOptions
 

@@ -23,6 +23,12 @@ struct WireMockOptions: ParsableArguments {
     @Option(help: "A WireMock root folder: loads mappings/**/*.json, answers bodyFileName from __files/.")
     var wiremockRoot: String?
 
+    @Flag(
+        help:
+            "Render every WireMock mapping's response as a template (WireMock's response templating), not only those with \"transformers\": [\"response-template\"]."
+    )
+    var globalResponseTemplating = false
+
     @Option(help: "Send every request no route matches to this base URL and answer with what comes back.")
     var forwardUnmatched: String?
 
@@ -31,11 +37,19 @@ struct WireMockOptions: ParsableArguments {
     func apply(to mock: HTTPMock, host: String) throws -> AdminAPI? {
         if let wiremockRoot {
             do {
-                try mock.loadWireMock(from: URL(fileURLWithPath: wiremockRoot, isDirectory: true))
+                try mock.loadWireMock(
+                    from: URL(fileURLWithPath: wiremockRoot, isDirectory: true), globalTemplating: globalResponseTemplating)
             } catch {
                 throw ValidationError(
                     "Could not load the WireMock root \(wiremockRoot): \((error as? HTTPMockError)?.message ?? "\(error)")")
             }
+            let literal = mock.wireMockLiteralTemplateCount
+            if literal > 0 {
+                let subject = literal == 1 ? "1 WireMock mapping holds {{ and is" : "\(literal) WireMock mappings hold {{ and are"
+                say("httpmock: \(subject) served as written (templating off; --global-response-templating to turn it on)")
+            }
+        } else if globalResponseTemplating {
+            mock.enableWireMockGlobalTemplating()
         }
         if let forwardUnmatched {
             guard let url = URL(string: forwardUnmatched), url.scheme != nil, url.host != nil else {

@@ -78,7 +78,7 @@ struct WireMockAdminTests {
             let session = makePlainSession()
             let refused = try await call(
                 session, server, "POST", "/__admin/mappings",
-                json: #"{"request":{"url":"/a"},"response":{"status":200,"transformers":["response-template"]}}"#)
+                json: #"{"request":{"url":"/a"},"response":{"status":200,"transformers":["my-extension"]}}"#)
             #expect(refused.status == 422)
             #expect(refused.text.contains("/response/transformers"))
             #expect(try await call(session, server, "GET", "/a").status == 404)

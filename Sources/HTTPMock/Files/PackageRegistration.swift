@@ -29,7 +29,7 @@ package struct PackageRoute: Sendable {
 /// A Mustache template parsed without checking its names (names unknown at load time render
 /// empty), for other targets of this package.
 package struct PackageTemplate: Sendable {
-    private let template: Template
+    let template: Template
 
     /// Parses `source`; the error message starts with `line:column:`.
     ///

@@ -17,14 +17,22 @@ package struct ServedForward: Sendable {
     fileprivate let registry: Registry
     fileprivate let journalID: Int
 
-    /// Journals what the upstream answered: its status as the request's outcome, and its head
-    /// (the body went through without being kept).
-    package func journal(status: Int, headers: [(name: String, value: String)]) {
+    /// Journals what the upstream answered: its status as the request's outcome, its head, and
+    /// its body once it has all gone through (`nil` while it streams, or when it was larger than
+    /// ``keptBodyLimit``: then only its size went by).
+    package func journal(status: Int, headers: [(name: String, value: String)], body: Data? = nil) {
         var fields: [String: String] = [:]
         for (name, value) in headers { fields[name] = value }
         registry.recordServed(
-            journalID: journalID, ServedResponse(statusCode: status, headerFields: fields, body: .none, date: Date()), outcome: status)
+            journalID: journalID,
+            ServedResponse(statusCode: status, headerFields: fields, body: body.map { .data($0) } ?? .none, date: Date()),
+            outcome: status)
     }
+
+    /// The largest upstream body the journal keeps (so a recording can replay it): the
+    /// instance's ``HTTPMock/journalBodyLimit``, else 8 MB. A larger body streams through
+    /// without being kept, so memory stays bounded whatever the upstream sends (SPEC §23).
+    package var keptBodyLimit: Int { registry.journalLimits.maximumBodyBytes ?? 8 * 1024 * 1024 }
 
     /// What a 502 says when the upstream refused, failed or answered something that is not HTTP.
     package func failure(_ reason: String) -> String {

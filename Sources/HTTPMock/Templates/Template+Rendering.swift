@@ -19,6 +19,8 @@ extension Template {
     /// Why a render stopped before its end.
     struct RenderStopped: Error, Sendable, CustomStringConvertible {
         let description: String
+        /// Stopped by the step or output budget (not by a helper or a cancelled request).
+        var isBudget = false
     }
 
     /// Renders with `context` at the bottom of the context stack, within `limits`; `shouldStop`
@@ -26,71 +28,16 @@ extension Template {
     func render(
         _ context: JSONValue, limits: Limits = Limits(), shouldStop: @escaping () -> String? = { nil }
     ) throws(RenderStopped) -> String {
-        var renderer = Renderer(limits: limits, shouldStop: shouldStop, partials: partials)
-        var stack = [context]
-        try renderer.render(nodes, stack: &stack)
-        return renderer.output
+        try render(value: .json(context), limits: limits, shouldStop: shouldStop)
     }
 
-    private struct Renderer {
-        let limits: Limits
-        let shouldStop: () -> String?
-        let partials: [[Node]]
-        var output = ""
-        var steps = 0
-        var outputBytes = 0
-
-        mutating func step() throws(RenderStopped) {
-            steps += 1
-            if steps > limits.steps {
-                throw RenderStopped(
-                    description: "rendering stopped after \(limits.steps) steps (a section inside a section over a large list?)")
-            }
-            if steps % limits.checkInterval == 0, let reason = shouldStop() {
-                throw RenderStopped(description: "rendering stopped after \(steps) steps: \(reason)")
-            }
-        }
-
-        mutating func append(_ text: String) throws(RenderStopped) {
-            outputBytes += text.utf8.count
-            if outputBytes > limits.outputBytes {
-                throw RenderStopped(description: "rendering stopped: the body would be larger than \(limits.outputBytes) bytes")
-            }
-            output += text
-        }
-
-        mutating func render(_ nodes: [Node], stack: inout [JSONValue]) throws(RenderStopped) {
-            for node in nodes {
-                try step()
-                switch node {
-                case .text(let text):
-                    try append(text)
-                case .partial(let index):
-                    try render(partials[index], stack: &stack)
-                case .variable(let name):
-                    if let value = Template.resolve(name, in: stack) { try append(Template.interpolation(of: value)) }
-                case .section(let name, let inverted, let children):
-                    let value = Template.resolve(name, in: stack)
-                    let truthy = value.map(Template.isTruthy) ?? false
-                    if inverted {
-                        if !truthy { try render(children, stack: &stack) }
-                    } else if truthy, let value {
-                        if case .array(let elements) = value {
-                            for element in elements {
-                                try step()
-                                stack.append(element)
-                                defer { stack.removeLast() }
-                                try render(children, stack: &stack)
-                            }
-                        } else {
-                            stack.append(value)
-                            defer { stack.removeLast() }
-                            try render(children, stack: &stack)
-                        }
-                    }
-                }
-            }
-        }
+    /// Renders with `context` (a dialect's model) at the bottom of the context stack.
+    func render(
+        value context: TemplateValue, limits: Limits = Limits(), shouldStop: @escaping () -> String? = { nil }
+    ) throws(RenderStopped) -> String {
+        var renderer = Renderer(limits: limits, shouldStop: shouldStop, partials: partials, style: style, context: context)
+        try renderer.render(nodes)
+        return renderer.output
     }
 }
 
@@ -101,20 +48,28 @@ extension Template {
     /// stops the render at its next check. A render that stops is reported at the template's
     /// call site and fails its request with an ``HTTPMockError`` naming why.
     func renderOffThePool(_ context: JSONValue, location: SourceLocation, limits: Limits = Limits()) async throws -> String {
+        do {
+            return try await renderOffThePool(value: .json(context), limits: limits)
+        } catch {
+            let message = "MockResponse.template: \(error)"
+            Reporter.warn(message, at: location)
+            throw HTTPMockError(.invalidRegistration, "\(message) (template at \(location.fileID):\(location.line))")
+        }
+    }
+
+    /// Renders `context` on a dispatch thread, stopped when the awaiting task is cancelled.
+    func renderOffThePool(value context: TemplateValue, limits: Limits = Limits()) async throws -> String {
         let ended = Locked(false)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
                 DispatchQueue.global().async {
                     do {
-                        let body = try render(context, limits: limits) {
+                        let body = try render(value: context, limits: limits) {
                             ended.withLock { $0 } ? "its request ended (timed out or cancelled) first" : nil
                         }
                         continuation.resume(returning: body)
                     } catch {
-                        let message = "MockResponse.template: \(error)"
-                        Reporter.warn(message, at: location)
-                        continuation.resume(
-                            throwing: HTTPMockError(.invalidRegistration, "\(message) (template at \(location.fileID):\(location.line))"))
+                        continuation.resume(throwing: error)
                     }
                 }
             }
@@ -122,4 +77,31 @@ extension Template {
             ended.withLock { $0 = true }
         }
     }
+
+    /// Renders in place when the render is small (nearly all are: a hop to another thread
+    /// would cost more than the render), else again off the cooperative pool with the full
+    /// budget. `context` makes a fresh context for each attempt.
+    func renderQuickly(_ context: @Sendable () -> TemplateValue, limits: Limits = Limits()) async throws -> String {
+        var quick = limits
+        quick.steps = min(limits.steps, Self.quickSteps)
+        quick.outputBytes = min(limits.outputBytes, Self.quickOutputBytes)
+        let first: Result<String, RenderStopped>
+        do {
+            first = .success(try render(value: context(), limits: quick))
+        } catch {
+            first = .failure(error)
+        }
+        switch first {
+        case .success(let body):
+            return body
+        case .failure(let stopped):
+            guard stopped.isBudget, quick.steps < limits.steps || quick.outputBytes < limits.outputBytes else { throw stopped }
+            let fresh = context()
+            return try await renderOffThePool(value: fresh, limits: limits)
+        }
+    }
+
+    /// What a render may do in place before it moves off the cooperative pool.
+    static let quickSteps = 20_000
+    static let quickOutputBytes = 1 << 20
 }

@@ -19,6 +19,10 @@ final class WireMockState: Sendable {
         var fileMappings: [WireMockMapping] = []
         /// `DIR/__files`, for `bodyFileName`.
         var files: URL?
+        /// Every mapping's response is a template (SPEC §21), not only those that say so.
+        var globalTemplating = false
+        /// Mappings from files whose response holds `{{` but is served as written.
+        var literalTemplates = 0
 
         /// The entries in the order they were added (ids removed since are skipped).
         var ordered: [Entry] { order.compactMap { entries[$0] } }
@@ -65,9 +69,13 @@ final class WireMockState: Sendable {
                 routes.reserveCapacity(mappings.count)
                 for mapping in mappings {
                     do throws(WireMockMappingError) {
-                        routes.append(try mapping.route(files: contents.files))
+                        routes.append(try mapping.route(files: contents.files, globalTemplating: contents.globalTemplating))
                     } catch {
-                        throw WireMockMappingError(pointer: error.pointer, message: Self.named(mapping, error.message))
+                        guard let source = mapping.source else { throw error }
+                        // A file's mapping: its place first, then the field (as a parse error reads).
+                        let field = error.pointer.isEmpty ? "" : error.pointer + ": "
+                        throw WireMockMappingError(
+                            pointer: "", message: "\(source.display):\(source.line) (mapping \(mapping.idString)): \(field)\(error.message)")
                     }
                 }
                 var replaced: Set<Int> = []
@@ -88,12 +96,6 @@ final class WireMockState: Sendable {
             }
         }
         try result.get()
-    }
-
-    /// `mapping <name or id>: message`, when a batch has more than one mapping to tell apart.
-    private static func named(_ mapping: WireMockMapping, _ message: String) -> String {
-        guard let source = mapping.source else { return message }
-        return "\(source.display):\(source.line): \(message)"
     }
 
     /// Removes the mapping `id`; `false` when there is none.
@@ -143,11 +145,28 @@ extension HTTPMock {
     /// try mock.loadWireMock(from: URL(fileURLWithPath: "mocks"))
     /// ```
     ///
-    /// - Parameter directory: The WireMock root: the folder that holds `mappings/` and `__files/`.
+    /// Responses are templates (WireMock's response templating, SPEC §21) when the mapping
+    /// says `"transformers": ["response-template"]`, or for every mapping with
+    /// `globalTemplating` (WireMock's `--global-response-templating`): `body`, `jsonBody`,
+    /// `bodyFileName` (the name and the file), header values and `proxyBaseUrl` are rendered
+    /// per request with `request.*` and `parameters.*` (`transformerParameters`). Templates are
+    /// parsed here: an unknown helper fails the load naming the helper and the mapping. Without
+    /// templating, `{{…}}` is served as written, as WireMock serves it.
+    ///
+    /// ```swift
+    /// // mocks/mappings/echo.json: {"request": {"urlPathPattern": "/echo/.*"},
+    /// //   "response": {"body": "{{request.pathSegments.[1]}} at {{now format='yyyy'}}"}}
+    /// try mock.loadWireMock(from: URL(fileURLWithPath: "mocks"), globalTemplating: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - directory: The WireMock root: the folder that holds `mappings/` and `__files/`.
+    ///   - globalTemplating: Render every mapping's response as a template, from now on for
+    ///     this instance (admin API mappings included); `false` leaves it as it was.
     /// - Throws: `HTTPMockError` naming the file, its line, the field (a JSON pointer) and what
-    ///   was wrong, for a file that is not JSON, an unsupported field or an invalid value; then
-    ///   no mapping of the folder is registered.
-    public func loadWireMock(from directory: URL) throws {
+    ///   was wrong, for a file that is not JSON, an unsupported field or an invalid value (a
+    ///   template with an unknown helper); then no mapping of the folder is registered.
+    public func loadWireMock(from directory: URL, globalTemplating: Bool = false) throws {
         let mappingsFolder = directory.appendingPathComponent("mappings", isDirectory: true)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: mappingsFolder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -177,13 +196,21 @@ extension HTTPMock {
             seen[mapping.id] = place
         }
         let state = WireMockState.of(self)
-        state.contents.withLockedValue { $0.files = directory.appendingPathComponent("__files", isDirectory: true) }
+        let global = state.contents.withLockedValue { contents in
+            contents.files = directory.appendingPathComponent("__files", isDirectory: true)
+            if globalTemplating { contents.globalTemplating = true }
+            return contents.globalTemplating
+        }
         do throws(WireMockMappingError) {
             try state.add(loaded, to: self)
         } catch {
             throw HTTPMockError(.mockTree, "loadWireMock: \(error.pointer.isEmpty ? "" : error.pointer + ": ")\(error.message)")
         }
-        state.contents.withLockedValue { $0.fileMappings += loaded }
+        let literal = global ? 0 : loaded.filter { WireMockResponseTemplate.holdsUnrenderedTags($0.json["response"] ?? .null) }.count
+        state.contents.withLockedValue {
+            $0.fileMappings += loaded
+            $0.literalTemplates += literal
+        }
     }
 
     /// The mappings in one file, each with the line it starts on.
@@ -238,5 +265,13 @@ extension HTTPMock {
         }
         return 1
     }
+
+    /// Turns global templating on for mappings added from now on (the admin API's), without a
+    /// WireMock root (`httpmock serve --global-response-templating`).
+    package func enableWireMockGlobalTemplating() { WireMockState.of(self).contents.withLockedValue { $0.globalTemplating = true } }
+
+    /// How many mappings loaded from files hold `{{` in a response that is served as written
+    /// (templating off for them), for the CLI's start-up note.
+    package var wireMockLiteralTemplateCount: Int { WireMockState.of(self).contents.withLockedValue { $0.literalTemplates } }
 }
 #endif

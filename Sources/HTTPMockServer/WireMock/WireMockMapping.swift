@@ -121,9 +121,10 @@ struct WireMockMapping: Sendable {
         return (source.display, source.file.path, source.line)
     }
 
-    /// The route it becomes; its body file is read from `files` (`DIR/__files`).
-    func route(files: URL?) throws(WireMockMappingError) -> AdminRoute {
-        var response = try self.response.make(files: files, webhooks: webhooks)
+    /// The route it becomes; its body file is read from `files` (`DIR/__files`); with
+    /// `globalTemplating` its response is a template even without `transformers` (SPEC §21).
+    func route(files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> AdminRoute {
+        var response = try self.response.make(files: files, webhooks: webhooks, globalTemplating: globalTemplating)
         var required: ScenarioState?
         if let scenario = scenarioName {
             if let state = requiredState { required = ScenarioState(scenario, Self.ourState(state)) }

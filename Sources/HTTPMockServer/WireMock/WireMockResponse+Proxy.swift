@@ -19,6 +19,8 @@ struct WireMockProxy: Sendable {
             }
             return nil
         }
+        // A template (`{{…}}`) is rendered, and checked, per request (SPEC §21).
+        if case .string(let text) = given, text.contains("{{") { return nil }
         guard case .string(let text) = given, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host != nil
         else {

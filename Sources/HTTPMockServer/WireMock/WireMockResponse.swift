@@ -12,6 +12,8 @@ struct WireMockResponse: Sendable {
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds",
         "delayDistribution", "chunkedDribbleDelay", "fault", "proxyBaseUrl", "additionalProxyRequestHeaders",
         "removeProxyRequestHeaders", "proxyUrlPrefixToRemove",
+        // Response templating (SPEC §21): WireMock/Templating/ reads these two keys.
+        "transformers", "transformerParameters",
     ]
 
     static let faults: [String: MockResponse.Fault] = [
@@ -36,6 +38,8 @@ struct WireMockResponse: Sendable {
     var dribble: (chunks: Int, milliseconds: Double)?
     var fault: MockResponse.Fault?
     var proxy: WireMockProxy?
+    /// The definition as given (without `null` members), which templating reads.
+    var raw: [String: JSONValue] = [:]
 
     /// Reads a definition; a mistake names its field (`/response/…`). `jsonBody` is the
     /// `jsonBody` with its members in document order, when the caller has it.
@@ -45,12 +49,10 @@ struct WireMockResponse: Sendable {
         }
         let object = raw.filter { $0.value != .null }
         for key in object.keys.sorted() where !keys.contains(key) {
-            if key == "transformers" || key == "transformerParameters" {
-                throw WireMockMappingError(pointer: "/response/" + key, message: "\(key): response templating is not supported yet")
-            }
             throw WireMockMappingError(pointer: "/response/" + key, message: "unsupported field \(key)")
         }
         var response = WireMockResponse()
+        response.raw = object
         if let status = object["status"] {
             guard case .integer(let code) = status, (100...599).contains(code) else {
                 throw WireMockMappingError(pointer: "/response/status", message: "status must be an HTTP status (100...599), got \(status)")
@@ -148,8 +150,19 @@ struct WireMockResponse: Sendable {
         return headers
     }
 
-    /// The response, its body file read from `files` (`DIR/__files`).
-    func make(files: URL?, webhooks: [WireMockWebhook]) throws(WireMockMappingError) -> MockResponse {
+    /// The response, its body file read from `files` (`DIR/__files`). A templated definition
+    /// (`transformers`, or `globalTemplating`) renders per request (SPEC §21): it is built by
+    /// `WireMock/Templating/WireMockResponseTemplate.swift`, which calls back here for its
+    /// static parts.
+    func make(files: URL?, webhooks: [WireMockWebhook], globalTemplating: Bool = false) throws(WireMockMappingError) -> MockResponse {
+        if let templated = try WireMockResponseTemplate.make(
+            raw, files: files, globalTemplating: globalTemplating,
+            staticResponse: { twin throws(WireMockMappingError) in
+                try WireMockResponse.parse(.object(twin)).make(files: files, webhooks: [])
+            })
+        {
+            return Self.sending(webhooks, after: templated)
+        }
         let status = HTTPStatus(self.status, reasonPhrase: statusMessage)
         var delivery = Delivery.instant
         if fixedDelay > 0 { delivery = .delayed(fixedDelay / 1000) }
@@ -193,11 +206,15 @@ struct WireMockResponse: Sendable {
         if let randomDelay {
             response = randomDelay.wrapping(response, fixed: fixedDelay, bytesPerSecond: throttle)
         }
-        if !webhooks.isEmpty {
-            let hooks = webhooks
-            response.afterServed = { request in
-                for hook in hooks { hook.send(after: request) }
-            }
+        return Self.sending(webhooks, after: response)
+    }
+
+    /// `response`, sending `webhooks` once it has been served.
+    private static func sending(_ webhooks: [WireMockWebhook], after response: MockResponse) -> MockResponse {
+        guard !webhooks.isEmpty else { return response }
+        var response = response
+        response.afterServed = { request in
+            for hook in webhooks { hook.send(after: request) }
         }
         return response
     }

@@ -39,8 +39,8 @@ extension WireMockState {
 
     /// Checks that `mapping`'s response can be made (a body file that exists) without adding it.
     func check(_ mapping: WireMockMapping) throws(WireMockMappingError) {
-        let files = contents.withLockedValue { $0.files }
-        _ = try mapping.route(files: files)
+        let (files, global) = contents.withLockedValue { ($0.files, $0.globalTemplating) }
+        _ = try mapping.route(files: files, globalTemplating: global)
     }
 
     /// Makes `mappings` the ones `POST /__admin/mappings/reset` brings back in place of those
