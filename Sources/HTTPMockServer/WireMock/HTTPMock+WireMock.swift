@@ -75,7 +75,8 @@ final class WireMockState: Sendable {
                         // A file's mapping: its place first, then the field (as a parse error reads).
                         let field = error.pointer.isEmpty ? "" : error.pointer + ": "
                         throw WireMockMappingError(
-                            pointer: "", message: "\(source.display):\(source.line) (mapping \(mapping.idString)): \(field)\(error.message)")
+                            pointer: "", message: "\(source.display):\(source.line) (mapping \(mapping.idString)): \(field)\(error.message)"
+                        )
                     }
                 }
                 var replaced: Set<Int> = []
