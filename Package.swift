@@ -78,7 +78,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
             ],
-            exclude: ["VoodooFixtures"]
+            exclude: ["VoodooFixtures", "WireMockFixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -59,6 +59,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var lastTarget: (path: String, host: String, domain: String, target: MockRequest.Target)?
     /// The parts of the last response prepared at registration that was written, to write again.
     private var keptParts: ResponseWriter.PreparedParts?
+    /// The client's address, read when the connection opens (WireMock's `clientIp` matcher).
+    private var clientAddress: String?
 
     /// A connection with no request in flight and nothing read for this long is closed.
     private let idleTimeout: TimeAmount
@@ -94,10 +96,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     // one scheduled check per timeout period looks at it.
 
     func handlerAdded(context: ChannelHandlerContext) {
+        clientAddress = context.channel.remoteAddress?.ipAddress
         if context.channel.isActive { startIdleCheck(context: context) }
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        clientAddress = context.channel.remoteAddress?.ipAddress
         startIdleCheck(context: context)
         context.fireChannelActive()
     }
@@ -282,7 +286,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     ///
     /// The usual request (a route matched without user code, a response from memory that
     /// starts now) is resolved and written here on the event loop, with no task
-    /// (``HTTPMock/startServing(method:target:headers:body:)``); anything that waits, runs user
+    /// (``HTTPMock/startServing(method:target:headers:body:clientAddress:)``); anything that waits, runs user
     /// code, streams or is an admin request is computed and written from a task.
     private func serve(context: ChannelHandlerContext, id: Int, head: HTTPRequestHead, body: ByteBuffer?) {
         guard let target = requestTarget(for: head) else {
@@ -301,7 +305,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             if let adminPath = AdminAccess.path(of: head.uri), let admin = adminSource(adminPath, head: head) {
                 admin
             } else {
-                .registry(site.mock.startServing(method: method, target: target, headers: headers, body: bodyData))
+                .registry(
+                    site.mock.startServing(method: method, target: target, headers: headers, body: bodyData, clientAddress: clientAddress))
             }
         if case .registry(.ready(let answer)) = source, let response = ResponseWriter.writableAtOnce(answer) {
             let exchange = Exchange(id: id, method: method, target: head.uri, keepAlive: head.isKeepAlive, started: started)
@@ -338,6 +343,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             writing.start()
             let request = "\(method) \(head.uri)"
             let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive, hop: site.hop)
+            answer.afterSend?()  // WireMock's webhooks: after the response went out
             site.record(
                 method: method, target: head.uri, statusCode: statusCode, outcome: ResponseWriter.outcome(of: answer), started: started)
             if case .hold = answer { return }

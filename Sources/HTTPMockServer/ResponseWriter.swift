@@ -103,7 +103,14 @@ enum ResponseWriter {
             headers.remove(name: "Content-Length")
         }
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
-        return .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.statusCode), headers: headers))
+        // NIO maps a known code to its standard phrase; a given phrase needs `.custom`.
+        let status: HTTPResponseStatus =
+            if let reason = response.reasonPhrase, response.statusCode >= 100 {
+                .custom(code: UInt(response.statusCode), reasonPhrase: reason)
+            } else {
+                HTTPResponseStatus(statusCode: response.statusCode)
+            }
+        return .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))
     }
 
     /// What `.fault(.malformedResponse)` sends instead of a status line.
@@ -193,7 +200,7 @@ enum ResponseWriter {
     /// not paced, that can go on the wire. `nil` for anything that streams, waits, closes or is
     /// refused instead, which ``send(_:for:on:keepAlive:)`` writes from a task.
     static func writableAtOnce(_ answer: ServedAnswer) -> WireResponse? {
-        guard case .respond(let response) = answer, isWhole(response),
+        guard case .respond(let response) = answer, isWhole(response), response.afterSend == nil,
             response.isCheckedAtRegistration || WireCheck.problem(with: response) == nil
         else { return nil }
         return response

@@ -50,6 +50,7 @@ enum ServerChildScenarios {
         "unsendableResponses": unsendableResponses,
         "connectionLostIntMax": connectionLostIntMax,
         "deepPipeline": deepPipeline,
+        "wireMockRegexStarvation": wireMockRegexStarvation,
         "forwardBounded": forwardBounded,
     ]
 

@@ -185,12 +185,13 @@ struct WireMockAdminTests {
             #expect(answer.text == #"{"name":"Ada"}"#)
         }
 
-        try Data(#"{"request":{"urlPath":"/b","cookies":{}},"response":{}}"#.utf8).write(to: mappings.appendingPathComponent("two.json"))
+        try Data(#"{"request":{"urlPath":"/b","customMatcher":{"name":"is-admin"}},"response":{}}"#.utf8).write(
+            to: mappings.appendingPathComponent("two.json"))
         let other = HTTPMock()
         other.logHandler = nil
         let error = #expect(throws: HTTPMockError.self) { try other.loadWireMock(from: root) }
         #expect(error?.message.contains("two.json") == true)
-        #expect(error?.message.contains("/request/cookies") == true)
+        #expect(error?.message.contains("/request/customMatcher") == true)
         #expect(other.adminRouteStates.isEmpty)
     }
 

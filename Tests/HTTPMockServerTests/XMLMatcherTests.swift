@@ -97,6 +97,7 @@ struct XMLMatcherTests {
         #expect(throws: XPath.SyntaxError.self) { try XPath("//s:b", namespaces: [:]) }
         // Without declared namespaces a prefixed test never matches (WireMock: no match).
         #expect(try !Self.xpath("//s:b", "<a xmlns:s=\"urn:s\"><s:b/></a>"))
+        #expect(try !Self.xpath("//s:b", "<a><b/></a>"))
     }
 
     @Test(

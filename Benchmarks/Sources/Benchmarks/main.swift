@@ -2,7 +2,8 @@
 //
 //     cd Benchmarks && swift run -c release Benchmarks [section ...]
 //
-// Sections: overhead, routes, instances, largefile, server, httpserver, wrk, replay, voodoo, templating, wiremock
+// Sections: overhead, routes, instances, largefile, server, httpserver, wrk, replay, voodoo, templating, wiremock,
+// wiremockroutes
 // (default: all).
 // `Benchmarks servers SECONDS`: the three servers of `wrk` for SECONDS, their URLs printed, for a profiler.
 // Exits 1 when a target is missed.
@@ -32,6 +33,7 @@ if !profiling, wants("replay") { record(try await Replay.run()) }
 if !profiling, wants("voodoo") { record(try await VoodooScripts.run()) }
 if !profiling, wants("templating") { record(try await Templating.run()) }
 if !profiling, wants("wiremock") { record(try await WireMockVersusJVM.run()) }
+if !profiling, wants("wiremockroutes") { record(try await WireMockRoutes.run()) }
 
 if !missed.isEmpty {
     print("\nMissed targets: \(missed.joined(separator: ", "))")

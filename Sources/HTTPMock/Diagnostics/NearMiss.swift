@@ -83,11 +83,18 @@ enum NearMissAnalysis {
             reasons.append("body: expected \(body), got \(describeBody(request.body, revealSecrets: revealSecrets))")
         }
         if let conditions = key.conditions {
+            // The URL, host and port weigh as a path does; the other matchers together as the
+            // query or the headers do (as in WireMock, where they weigh 1 against the URL's 10).
+            var others = 0
             for miss in conditions.misses(request, parameters: parameters ?? [:], facts: &facts) {
-                // The URL weighs as a path does; each other matcher as a query or header line.
-                distance += miss.weight >= 10 ? 3 * max(0.1, miss.distance) : max(0.25, miss.distance)
+                if miss.weight >= 10 {
+                    distance += 3 * max(0.1, miss.distance)
+                } else {
+                    others += 1
+                }
                 reasons.append(revealSecrets ? miss.line : SecretMasking.maskingExpectations(in: miss.line))
             }
+            if others > 0 { distance += min(1, 0.5 + 0.25 * Double(others)) }
         }
         if let required = key.scenario {
             let current = scenarios[required.scenario] ?? ScenarioState.started

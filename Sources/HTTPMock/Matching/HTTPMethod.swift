@@ -41,7 +41,7 @@ public struct HTTPMethod: Hashable, Sendable, ExpressibleByStringLiteral, Custom
     public static let connect: HTTPMethod = "CONNECT"
 
     /// Whether the name is an HTTP token (RFC 9110 §5.6.2), so a request can carry it.
-    var isValidToken: Bool {
+    package var isValidToken: Bool {
         !rawValue.isEmpty
             && rawValue.unicodeScalars.allSatisfy { scalar in
                 scalar.isASCII && (CharacterSetToken.allowed.contains(scalar))

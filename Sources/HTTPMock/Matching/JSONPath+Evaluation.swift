@@ -185,7 +185,7 @@ extension JSONPath {
 
 extension JSONValue {
     /// The value as a `Double` when it is a number.
-    var number: Double? {
+    package var number: Double? {
         switch self {
         case .integer(let value): return Double(value)
         case .double(let value): return value

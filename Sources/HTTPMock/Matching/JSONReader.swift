@@ -47,14 +47,14 @@ package struct JSONReader {
         return try reader.document()
     }
 
-    /// The top-level elements of the array `key` of the object in `data`, each with the line
-    /// it starts on (`{"mappings": [...]}` files, for reports that name a mapping's line);
-    /// `nil` when the document is not such an object.
-    package static func linesOfElements(ofMember key: String, in data: Data, lenient: Bool) -> [Int]? {
+    /// The document in `data` and, when it is an object whose member `key` is an array, the line
+    /// each element of that array starts on (`{"mappings": [...]}` files, for reports that name
+    /// a mapping's line). One pass over the bytes.
+    package static func parseOrdered(_ data: Data, lenient: Bool, linesOfElementsOf key: String) throws(Failure) -> (OrderedJSON, [Int]?) {
         var reader = JSONReader(bytes: [UInt8](data), lenient: lenient)
         reader.recordLinesOf = key
-        guard (try? reader.document()) != nil else { return nil }
-        return reader.recordedLines
+        let document = try reader.document()
+        return (document, reader.recordedLines)
     }
 
     private let bytes: [UInt8]

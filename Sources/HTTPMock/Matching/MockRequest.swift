@@ -186,6 +186,10 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         return String(host.prefix { $0 != ":" })
     }
 
+    /// The scheme the client used: `http` for a request that came over the server (which
+    /// serves plain HTTP, whatever host it impersonates), else the URL's.
+    var clientScheme: String { clientAddress != nil ? "http" : scheme }
+
     /// The port the client named: its `Host` header's, else the URL's, else the scheme's default.
     var clientPort: Int? {
         if let host = headers["Host"] {

@@ -82,6 +82,9 @@ package final class RequestConditions: Sendable, Hashable {
     package let url: URLRule?
     package let conditions: [Condition]
     package let multipart: [MultipartCondition]
+    /// The route's path pattern when it captures parameters (WireMock's `urlPathTemplate`), for
+    /// checks made outside a route lookup (the admin API's `requests/find`).
+    private let parameterPattern: PathPattern?
     /// Whether matching may parse a body, read XML or backtrack: then it runs outside the
     /// registry's lock and off the event loop.
     package let isExpensive: Bool
@@ -90,8 +93,10 @@ package final class RequestConditions: Sendable, Hashable {
     private let urlRegex: TextRegex?
     private let regexConditions: [Condition]
 
-    package init(url: URLRule?, conditions: [Condition], multipart: [MultipartCondition] = []) {
+    /// - Parameter parameterPattern: the route's path when it holds `:name` segments.
+    package init(url: URLRule?, conditions: [Condition], multipart: [MultipartCondition] = [], parameterPattern: String? = nil) {
         self.url = url
+        self.parameterPattern = parameterPattern.flatMap { try? PathPattern.parse($0) }
         self.conditions = conditions
         self.multipart = multipart
         var urlRegex: TextRegex?
@@ -136,6 +141,25 @@ package final class RequestConditions: Sendable, Hashable {
         return false
     }
 
+    /// Checks that `path` is a route path HTTPMock reads (`/users/:id/**`).
+    package static func validateRoutePath(_ path: String) throws(PatternError) {
+        _ = try PathPattern.parse(path)
+    }
+
+    /// Whether `request` meets every condition, its path parameters taken from the route's
+    /// pattern (a check outside a lookup: the admin API's `requests/find`).
+    package func matches(_ request: MockRequest) -> Bool {
+        var facts = RequestFacts()
+        let parameters = parameterPattern.flatMap { $0.match(request.pathSegments) } ?? request.pathParameters
+        if parameterPattern != nil, parameterPattern?.match(request.pathSegments) == nil { return false }
+        return matches(request, parameters: parameters, facts: &facts)
+    }
+
+    /// The path parameters of `request` under the route's pattern.
+    package func pathParameters(of request: MockRequest) -> [String: String] {
+        parameterPattern.flatMap { $0.match(request.pathSegments) } ?? request.pathParameters
+    }
+
     /// Whether `request` (its path matched with `parameters`) meets every condition.
     func matches(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts) -> Bool {
         if let url, !Self.matches(url, request) { return false }
@@ -148,12 +172,14 @@ package final class RequestConditions: Sendable, Hashable {
         return true
     }
 
-    static func matches(_ rule: URLRule, _ request: MockRequest) -> Bool {
+    static func matches(_ rule: URLRule, _ request: MockRequest) -> Bool { evaluate(rule, request) == .match }
+
+    static func evaluate(_ rule: URLRule, _ request: MockRequest) -> TextRegex.Evaluation {
         switch rule {
-        case .url(let expected): return request.target.rawPathAndQuery == expected
-        case .path(let expected): return request.target.rawPath == expected
-        case .urlPattern(let regex): return regex.evaluate(request.target.rawPathAndQuery) == .match
-        case .pathPattern(let regex): return regex.evaluate(request.target.rawPath) == .match
+        case .url(let expected): return request.target.rawPathAndQuery == expected ? .match : .noMatch
+        case .path(let expected): return request.target.rawPath == expected ? .match : .noMatch
+        case .urlPattern(let regex): return regex.evaluate(request.target.rawPathAndQuery)
+        case .pathPattern(let regex): return regex.evaluate(request.target.rawPath)
         }
     }
 
@@ -169,7 +195,7 @@ package final class RequestConditions: Sendable, Hashable {
         case .form(let name): return .values(facts.form(of: request)[name] ?? [])
         case .pathParameter(let name): return .values(parameters[name].map { [$0] } ?? request.pathParameters[name].map { [$0] } ?? [])
         case .host: return .values([request.clientHost])
-        case .scheme: return .values([request.scheme])
+        case .scheme: return .values([request.clientScheme])
         case .port: return .values(request.clientPort.map { [String($0)] } ?? [])
         case .clientAddress: return .values([request.clientAddress ?? "127.0.0.1"])
         case .body: return .body(facts.body(of: request))

@@ -102,12 +102,16 @@ final class Route: Sendable {
     /// Whether matching it may run user code or parse a body (a predicate, a body matcher):
     /// such matching runs outside the registry's lock. Read for every candidate of every request.
     let runsUserCode: Bool
+    /// A WireMock mapping: among such routes of equal priority the newest answers, whatever
+    /// their specificity (WireMock's order: priority, then the most recently added).
+    let newestFirst: Bool
 
-    init(key: RouteKey, specificity: Specificity, order: Int, location: SourceLocation? = nil) {
+    init(key: RouteKey, specificity: Specificity, order: Int, location: SourceLocation? = nil, newestFirst: Bool = false) {
         self.key = key
         self.specificity = specificity
         self.order = order
         self.location = location
+        self.newestFirst = newestFirst
         self.name = key.description
         self.runsUserCode = key.body != nil || key.predicate != nil || key.conditions?.isExpensive == true
     }
@@ -117,6 +121,7 @@ final class Route: Sendable {
         if key.priority != other.key.priority, (key.priority ?? 5) != (other.key.priority ?? 5) {
             return (key.priority ?? 5) < (other.key.priority ?? 5)
         }
+        if newestFirst, other.newestFirst { return order > other.order }
         return specificity.beats(other.specificity) ?? (order < other.order)
     }
 }

@@ -27,7 +27,7 @@ package struct TextRegex: Sendable, CustomStringConvertible {
     }
 
     /// Steps one evaluation may take.
-    package static let stepBudget = 2_000_000
+    package static let stepBudget = 1_000_000
 
     /// The pattern as written.
     package let pattern: String

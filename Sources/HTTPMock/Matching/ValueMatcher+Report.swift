@@ -124,6 +124,13 @@ extension RequestConditions {
 
         /// `subject: explanation`, as reports print it.
         package var line: String { "\(subject): \(explanation)" }
+
+        package init(subject: String, explanation: String, distance: Double, weight: Double) {
+            self.subject = subject
+            self.explanation = explanation
+            self.distance = distance
+            self.weight = weight
+        }
     }
 
     /// Every condition `request` fails, in the mapping's order (URL rule, then conditions, then
@@ -135,8 +142,9 @@ extension RequestConditions {
 
     func misses(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts) -> [Miss] {
         var found: [Miss] = []
-        if let url, !Self.matches(url, request) {
-            found.append(Self.urlMiss(url, request))
+        if let url {
+            let evaluation = Self.evaluate(url, request)
+            if evaluation != .match { found.append(Self.urlMiss(url, request, evaluation)) }
         }
         for condition in conditions {
             let values = self.values(of: condition.field, request, parameters, &facts)
@@ -161,7 +169,7 @@ extension RequestConditions {
         return found
     }
 
-    private static func urlMiss(_ rule: URLRule, _ request: MockRequest) -> Miss {
+    private static func urlMiss(_ rule: URLRule, _ request: MockRequest, _ evaluation: TextRegex.Evaluation) -> Miss {
         let target = request.target
         switch rule {
         case .url(let expected):
@@ -174,11 +182,11 @@ extension RequestConditions {
                 distance: NearMissAnalysis.difference(expected, target.rawPath), weight: 10)
         case .urlPattern(let regex):
             var explanation = "expected to match \(regex.pattern), got \(target.rawPathAndQuery)"
-            if regex.evaluate(target.rawPathAndQuery) == .gaveUp { explanation += " (gave up after \(TextRegex.stepBudget) steps)" }
+            if evaluation == .gaveUp { explanation += " (gave up after \(TextRegex.stepBudget) steps)" }
             return Miss(subject: "urlPattern", explanation: explanation, distance: 1, weight: 10)
         case .pathPattern(let regex):
             var explanation = "expected to match \(regex.pattern), got \(target.rawPath)"
-            if regex.evaluate(target.rawPath) == .gaveUp { explanation += " (gave up after \(TextRegex.stepBudget) steps)" }
+            if evaluation == .gaveUp { explanation += " (gave up after \(TextRegex.stepBudget) steps)" }
             return Miss(subject: "urlPathPattern", explanation: explanation, distance: 1, weight: 10)
         }
     }

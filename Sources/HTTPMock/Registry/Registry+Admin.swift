@@ -14,7 +14,84 @@ package struct AdminRouteState: Sendable {
     package let isEternal: Bool
 }
 
+/// One route a live-control front end (a WireMock mapping) registers: the path the index
+/// files it under, a method, the conditions it checks beyond them, and its answers.
+package struct AdminRoute: Sendable {
+    package var path: String
+    package var method: HTTPMethod?
+    package var conditions: RequestConditions?
+    package var scenario: ScenarioState?
+    package var priority: Int?
+    /// The route's name in reports and the journal; also what makes its key unique.
+    package var label: String
+    package var responses: [MockResponse]
+    /// Where it was defined, as reports print it (`mappings/cart.json`), its full path and its
+    /// line; line 0: none (posted to the admin API).
+    package var source: String
+    package var sourcePath: String
+    package var line: Int
+
+    package init(
+        path: String, method: HTTPMethod?, conditions: RequestConditions?, scenario: ScenarioState?, priority: Int?, label: String,
+        responses: [MockResponse], source: String, sourcePath: String, line: Int
+    ) {
+        self.path = path
+        self.method = method
+        self.conditions = conditions
+        self.scenario = scenario
+        self.priority = priority
+        self.label = label
+        self.responses = responses
+        self.source = source
+        self.sourcePath = sourcePath
+        self.line = line
+    }
+}
+
 extension HTTPMock {
+    /// Registers `routes` in one critical section, after removing the routes `replacing`
+    /// names (by registration order): all of them or none. Returns their identities, in order.
+    /// Each route is its own (never merged with another's queue). Adding is O(1) amortised per
+    /// route: nothing is searched or rebuilt unless `replacing` removes something.
+    /// - Throws: ``HTTPMockError`` naming the first route that is invalid and why.
+    package func addAdminRoutes(_ routes: [AdminRoute], replacing: Set<Int> = []) throws -> [Int] {
+        var keyed: [(RouteKey, [MockResponse], SourceLocation)] = []
+        keyed.reserveCapacity(routes.count)
+        var hosts = Registration.HostPatternCache()
+        for route in routes {
+            let location = SourceLocation(fileID: route.source, filePath: route.sourcePath, line: route.line, column: 0)
+            let definition = RouteDefinition(
+                path: route.path, host: "**", method: route.method, query: nil, matching: .contains, headers: nil, body: nil,
+                predicate: nil, scenario: route.scenario, responses: route.responses, location: location)
+            let (found, problems) = Registration.validate(definition, defaultDomain: defaultDomain, hosts: &hosts)
+            guard var key = found else {
+                let messages = problems.filter { $0.severity == .error }.map(\.message)
+                throw HTTPMockError(.invalidRegistration, "\(route.label) (\(location)): " + messages.joined(separator: "; "))
+            }
+            key.conditions = route.conditions
+            key.priority = route.priority
+            key.label = route.label
+            keyed.append((key, route.responses.map { $0.prepared().bound(to: registry.store) }, location))
+        }
+        // Removal and addition share one critical section: a concurrent request sees the old
+        // routes or the new ones. What is removed is released after the lock.
+        let (orders, released) = registry.state.withLock { state -> ([Int], Registry.Released?) in
+            let released = replacing.isEmpty ? nil : state.rebuild(keeping: { !replacing.contains($0.order) })
+            let orders = keyed.map { key, responses, location in
+                let order = state.nextOrder
+                state.routes.append(Route(key: key, specificity: key.specificity, order: order, location: location, newestFirst: true))
+                var queue = ResponseQueue()
+                for response in responses { queue.append(response) }
+                state.queues.append(queue)
+                state.nextOrder += 1
+                return order
+            }
+            return (orders, released)
+        }
+        withExtendedLifetime(released) {}
+        return orders
+    }
+
     /// Registers one route whose key is unique (it carries `predicate`, which no other route
     /// shares), answering from `responses`, and returns its identity (its registration order).
     /// - Throws: ``HTTPMockError`` naming what is invalid; nothing is registered then.

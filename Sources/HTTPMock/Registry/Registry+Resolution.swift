@@ -7,6 +7,11 @@ import FoundationNetworking
 // Resolution: which route answers a request, and what an answer completes with.
 
 extension Registry {
+    /// Where the server resolves requests whose matching may take time (user predicates, body
+    /// matchers, backtracking regular expressions, near-miss reports): off its event loops and
+    /// off the cooperative pool.
+    static let matchingQueue = DispatchQueue(label: "HTTPMock.matching", attributes: .concurrent)
+
     /// Finds the most specific route that matches `request` and still has a response, pops
     /// that response and journals the request.
     ///
@@ -67,7 +72,7 @@ extension Registry {
     /// choice and pop share one critical section on the current routes. `nil` when a candidate
     /// runs user code or no route with a response matches (the full path journals the miss and
     /// writes the near-miss report). Never waits for anything but the instance's lock, so the
-    /// server calls it on its event loop (``HTTPMock/startServing(method:target:headers:body:)``).
+    /// server calls it on its event loop (``HTTPMock/startServing(method:target:headers:body:clientAddress:)``).
     func resolveWithoutUserCode(_ request: MockRequest) -> Resolution? {
         let date = Date()
         var compacted: [MockResponse] = []  // released after the lock
@@ -163,7 +168,7 @@ extension MockResponse {
     /// (`.instant` without a `defaultDelay`, or `.delayed(0)`), and whose match no log handler
     /// reports. The in-process transport answers it inside `startLoading`, without an exchange.
     func completeAnswer(under settings: SettingsSnapshot) -> ImmediateAnswer? {
-        guard let immediate else { return nil }
+        guard let immediate, afterServed == nil else { return nil }
         switch delivery.kind {
         case .instant: guard settings.value.defaultDelay == 0, settings.value.randomDelay == nil else { return nil }
         case .delayed(let seconds): guard seconds == 0 else { return nil }

@@ -9,16 +9,30 @@
 public struct HTTPStatus: Hashable, Sendable, ExpressibleByIntegerLiteral, CustomStringConvertible {
     /// The numeric code, for example `404`.
     public let code: Int
+    /// The reason phrase the server sends instead of the standard one (WireMock's
+    /// `statusMessage`); `nil`: the standard one. Not part of the status's identity.
+    package let reasonPhrase: String?
 
     /// A status with the given numeric code. Codes outside `100...599` are rejected
     /// when the response is registered.
     public init(_ code: Int) {
         self.code = code
+        self.reasonPhrase = nil
+    }
+
+    /// A status with its own reason phrase on the wire (`200 Fine Thanks`).
+    package init(_ code: Int, reasonPhrase: String?) {
+        self.code = code
+        self.reasonPhrase = reasonPhrase
     }
 
     public init(integerLiteral value: Int) {
         self.code = value
+        self.reasonPhrase = nil
     }
+
+    public static func == (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     /// The numeric code (`404`).
     public var description: String { "\(code)" }

@@ -76,6 +76,8 @@ public struct MockResponse: Sendable {
         var lifetime: Lifetime
         var delivery: Delivery
         var transition: ScenarioTransition?
+        /// Run by the server once the response was written (WireMock's webhooks).
+        var afterServed: (@Sendable (MockRequest) -> Void)?
         /// The payload prepared for answering at once, when it completes at once
         /// (``HTTPPayload/completesAtOnce``): made here, once, not per request.
         let immediate: ImmediateAnswer?
@@ -102,9 +104,11 @@ public struct MockResponse: Sendable {
 
     private mutating func uniqueStorage() -> Storage {
         if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(
+            let copy = Storage(
                 payload: storage.payload, lifetime: storage.lifetime, delivery: storage.delivery, transition: storage.transition,
                 immediate: storage.immediate)
+            copy.afterServed = storage.afterServed
+            storage = copy
         }
         return storage
     }
@@ -157,11 +161,21 @@ public struct MockResponse: Sendable {
         storage = Storage(payload: payload, lifetime: lifetime, delivery: delivery, transition: nil)
     }
 
-    /// `self` with another payload, keeping lifetime, delivery and scenario transition.
+    /// `self` with another payload, keeping lifetime, delivery, scenario transition and the
+    /// action after serving.
     func replacingPayload(_ payload: Payload) -> MockResponse {
         var copy = MockResponse(payload: payload, lifetime: lifetime, delivery: delivery)
         copy.transition = transition
+        copy.afterServed = afterServed
         return copy
+    }
+
+    /// What the server does once it has written this response (WireMock's webhooks); `nil`:
+    /// nothing. A response with one is never answered by the lookup itself (it is not
+    /// ``completeAnswer(under:)``), so the server always sees it sent.
+    package var afterServed: (@Sendable (MockRequest) -> Void)? {
+        get { storage.afterServed }
+        set { uniqueStorage().afterServed = newValue }
     }
 
     static func http(

@@ -55,6 +55,8 @@ package enum ServedAnswer: Sendable {
 /// status allows a body), the body and its pace.
 package struct WireResponse: Sendable {
     package let statusCode: Int
+    /// The reason phrase to send instead of the standard one (WireMock's `statusMessage`).
+    package var reasonPhrase: String? = nil
     package let headers: [(name: String, value: String)]
     package let body: ServedBody
     /// Whether the body goes on the wire (not for `HEAD`, 1xx, 204, 304).
@@ -65,6 +67,8 @@ package struct WireResponse: Sendable {
     /// and header fields were checked at registration (``MockResponse/sendingProblems``), and it
     /// never changes: a transport may keep what it built from it to send it again.
     package var preparedFrom: ImmediateAnswer? = nil
+    /// What the server runs once it has written the response (``MockResponse/afterServed``).
+    package var afterSend: (@Sendable () -> Void)? = nil
     /// Whether registration checked the status and header fields (``preparedFrom``): the
     /// transport need not check them again.
     package var isCheckedAtRegistration: Bool { preparedFrom != nil }
@@ -116,7 +120,7 @@ package struct ServedBodyReader: @unchecked Sendable {
     package func close() { try? reader.file?.close() }
 }
 
-/// How a request that arrived over the server starts (``HTTPMock/startServing(method:target:headers:body:)``).
+/// How a request that arrived over the server starts (``HTTPMock/startServing(method:target:headers:body:clientAddress:)``).
 package enum ServedStart: Sendable {
     /// What to send, computed at once: the request matched a route without running user code,
     /// and its response starts now (nothing to wait for, no handler to run, nothing to fetch).
@@ -144,7 +148,13 @@ package struct ServedContinuation: Sendable {
         let report: (LogHandler, HTTPMockEvent)?
         switch phase {
         case .unresolved(let request):
-            resolution = registry.resolve(request)
+            // Matching that runs user code, parses a body, backtracks through a regular
+            // expression or writes a near-miss report runs on its own queue: never on the event
+            // loop, and never holding a thread of the cooperative pool the server's tasks share.
+            let registry = self.registry
+            resolution = await withCheckedContinuation { continuation in
+                Registry.matchingQueue.async { continuation.resume(returning: registry.resolve(request)) }
+            }
             report = registry.report(resolution)
         case .resolved(let resolved, let reported):
             (resolution, report) = (resolved, reported)
@@ -161,7 +171,34 @@ package struct ServedContinuation: Sendable {
             }
         }
         let served = ServedRun(registry: registry, journalID: resolution.journalID, settings: resolution.settings.value)
-        return await served.answer(resolution.response, to: resolution.request, inherited: nil, outcomePending: false)
+        let answer = await served.answer(resolution.response, to: resolution.request, inherited: nil, outcomePending: false)
+        return answer.runningAfterSend(resolution.response.afterServed, for: resolution.request)
+    }
+}
+
+extension ServedAnswer {
+    /// What the server runs once it has written this answer, if anything.
+    package var afterSend: (@Sendable () -> Void)? {
+        switch self {
+        case .respond(let response), .cut(let response, _): return response.afterSend
+        default: return nil
+        }
+    }
+
+    /// `self`, with `action` run once the server has written it (a response's
+    /// ``MockResponse/afterServed``). Only answers that reach the client carry it.
+    func runningAfterSend(_ action: (@Sendable (MockRequest) -> Void)?, for request: MockRequest) -> ServedAnswer {
+        guard let action else { return self }
+        switch self {
+        case .respond(var response):
+            response.afterSend = { action(request) }
+            return .respond(response)
+        case .cut(var response, let afterBytes):
+            response.afterSend = { action(request) }
+            return .cut(response, afterBytes: afterBytes)
+        default:
+            return self
+        }
     }
 }
 
@@ -172,8 +209,10 @@ extension HTTPMock {
     ///
     /// Never blocks and runs no user code (no predicate, body matcher, handler or log handler):
     /// the server calls it on its event loop. What could is left to ``ServedContinuation``.
-    package func startServing(method: String, target: MockRequest.Target, headers: HTTPHeaders, body: Data?) -> ServedStart {
-        let request = MockRequest(method: HTTPMethod(method), target: target, headers: headers, body: body)
+    package func startServing(
+        method: String, target: MockRequest.Target, headers: HTTPHeaders, body: Data?, clientAddress: String? = nil
+    ) -> ServedStart {
+        let request = MockRequest(method: HTTPMethod(method), target: target, headers: headers, body: body, clientAddress: clientAddress)
         guard let resolution = registry.resolveWithoutUserCode(request) else {
             return .later(ServedContinuation(registry: registry, phase: .unresolved(request)))
         }
@@ -186,7 +225,9 @@ extension HTTPMock {
         let report = registry.report(resolution)
         if report == nil {
             let served = ServedRun(registry: registry, journalID: resolution.journalID, settings: resolution.settings.value)
-            if let answer = served.answerAtOnce(resolution.response, to: resolution.request) { return .ready(answer) }
+            if let answer = served.answerAtOnce(resolution.response, to: resolution.request) {
+                return .ready(answer.runningAfterSend(resolution.response.afterServed, for: resolution.request))
+            }
         }
         return .later(ServedContinuation(registry: registry, phase: .resolved(resolution, report: report)))
     }
@@ -205,7 +246,7 @@ extension WireResponse {
     init(_ complete: ImmediateAnswer, to method: HTTPMethod) {
         let body = complete.body(to: method)
         self.init(
-            statusCode: complete.status.code, headers: complete.wireHeaders,
+            statusCode: complete.status.code, reasonPhrase: complete.status.reasonPhrase, headers: complete.wireHeaders,
             body: ServedBody(body.map { .data($0) } ?? .none, size: complete.body?.count ?? 0), sendsBody: body != nil,
             bytesPerSecond: nil, preparedFrom: complete)
     }
@@ -354,7 +395,7 @@ private struct ServedRun: Sendable {
         }
         return .respond(
             WireResponse(
-                statusCode: head.status.code, headers: head.headers.map { ($0.name, $0.value) },
+                statusCode: head.status.code, reasonPhrase: head.status.reasonPhrase, headers: head.headers.map { ($0.name, $0.value) },
                 body: ServedBody(http.body, size: head.body.size), sendsBody: head.sendsBody, bytesPerSecond: rate))
     }
 

@@ -30,6 +30,12 @@ extension AdminAPI {
         return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
+    /// A mapping's metadata as the matcher of `find-by-metadata` and `remove-by-metadata` sees
+    /// it: its JSON text, as a body (WireMock matches the metadata's JSON with a body pattern).
+    static func metadataInput(_ metadata: JSONValue) -> MatchInput {
+        .body(RequestBody(encoded(metadata)))
+    }
+
     static func json(_ status: Int, _ value: JSONValue, method: String) -> ServedAnswer {
         direct(status, contentType: "application/json", encoded(value), method: method)
     }

@@ -37,7 +37,7 @@ extension AdminAPI {
         ]
         if let mapping {
             event["stubMapping"] = mapping.json
-            var definition = mapping.response
+            var definition = mapping.json["response"] ?? .object([:])
             // WireMock's definition always holds a status (200 unless given).
             if case .object(var fields) = definition, fields["status"] == nil {
                 fields["status"] = 200

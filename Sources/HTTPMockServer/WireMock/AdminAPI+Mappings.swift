@@ -26,10 +26,10 @@ extension AdminAPI {
                 try save()
                 return Self.empty(method: method)
             case ("POST", ["find-by-metadata"]):
-                let found = inWireMockOrder(state.mappings(withMetadata: try WireMockBodyPattern.parse(try Self.parse(body), at: "")))
+                let found = inWireMockOrder(state.mappings(withMetadata: try WireMockMatchers.matcher(try Self.parse(body), at: "")))
                 return Self.json(200, Self.mappingList(found, total: found.count), method: method)
             case ("POST", ["remove-by-metadata"]):
-                let found = state.mappings(withMetadata: try WireMockBodyPattern.parse(try Self.parse(body), at: ""))
+                let found = state.mappings(withMetadata: try WireMockMatchers.matcher(try Self.parse(body), at: ""))
                 state.remove(Set(found.map(\.id)), from: mock)
                 return Self.json(200, [:], method: method)
             case ("POST", ["remove"]):

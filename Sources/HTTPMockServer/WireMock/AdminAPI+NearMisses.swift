@@ -22,7 +22,7 @@ extension AdminAPI {
             case ("POST", ["request-pattern"]):
                 let given = try Self.parse(body)
                 let pattern = try WireMockRequestPattern.parse(given, at: "")
-                let scored = allEntries().map { ($0, Self.distance(pattern, $0.request)) }
+                let scored = allEntries().map { ($0, pattern.distance($0.request)) }
                 let closest = scored.sorted { $0.1 < $1.1 }.prefix(Self.nearMissLimit)
                 let misses: [JSONValue] = closest.map { entry, distance in
                     [
@@ -81,54 +81,11 @@ extension AdminAPI {
         ["request": request, "stubMapping": stub, "matchResult": ["distance": .double(distance)]]
     }
 
-    /// The mappings closest to `request`, with their distances (0 is a match, 1 nothing alike).
+    /// The mappings closest to `request`, with WireMock's distances (0 is a match, 1 nothing
+    /// alike: ``WireMockMapping/distance(to:)``).
     func closestMappings(to request: MockRequest) -> [(WireMockMapping, Double)] {
-        let scored = inWireMockOrder(state.mappings).map { ($0, Self.distance($0.request, request)) }
+        let scored = inWireMockOrder(state.mappings).map { ($0, $0.distance(to: request)) }
         return Array(scored.sorted { $0.1 < $1.1 }.prefix(Self.nearMissLimit))
-    }
-
-    /// How far `request` is from `pattern`: the mean of each condition's distance (the method,
-    /// the URL — by edit distance when the pattern names a literal URL —, each query parameter,
-    /// header and body pattern: 0 when it holds, else 1).
-    static func distance(_ pattern: WireMockRequestPattern, _ request: MockRequest) -> Double {
-        var parts: [Double] = []
-        if let method = pattern.method { parts.append(method == request.method.rawValue.uppercased() ? 0 : 1) }
-        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath.isEmpty == false ? components?.percentEncodedPath ?? "/" : "/"
-        let pathAndQuery = path + (components?.percentEncodedQuery.map { "?" + $0 } ?? "")
-        switch pattern.url {
-        case .any: break
-        case .url(let expected): parts.append(editDistance(expected, pathAndQuery))
-        case .urlPath(let expected): parts.append(editDistance(expected, path))
-        case .urlPattern(let regex): parts.append(WireMockStringMatcher.wholeMatch(regex, pathAndQuery) ? 0 : 1)
-        case .urlPathPattern(let regex): parts.append(WireMockStringMatcher.wholeMatch(regex, path) ? 0 : 1)
-        }
-        for (name, matcher) in pattern.query {
-            let values = request.queryItems.filter { $0.name == name }.map { $0.value ?? "" }
-            let holds = values.isEmpty ? matcher.matches(nil) : values.contains { matcher.matches($0) }
-            parts.append(holds ? 0 : 1)
-        }
-        for (name, matcher) in pattern.headers { parts.append(matcher.matches(request.headers[name]) ? 0 : 1) }
-        for body in pattern.bodyPatterns { parts.append(body.matches(request.body) ? 0 : 1) }
-        guard !parts.isEmpty else { return 0 }
-        return parts.reduce(0, +) / Double(parts.count)
-    }
-
-    /// Levenshtein distance of two strings over their length (0 equal … 1 nothing shared), of
-    /// their first 256 bytes: near misses compare every mapping with every miss.
-    static func editDistance(_ left: String, _ right: String) -> Double {
-        let a = Array(left.utf8.prefix(256))
-        let b = Array(right.utf8.prefix(256))
-        if a.isEmpty || b.isEmpty { return a.count == b.count ? 0 : 1 }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return Double(previous[b.count]) / Double(max(a.count, b.count))
     }
 
     /// A request from a `LoggedRequest` body (`POST /__admin/near-misses/request`).

@@ -29,12 +29,12 @@ extension AdminAPI {
                 let pattern = try WireMockRequestPattern.parse(try Self.parse(body), at: "")
                 return Self.json(200, removeEvents { entry, _ in pattern.matchesWithMethod(entry.request) }, method: method)
             case ("POST", ["remove-by-metadata"]):
-                let pattern = try WireMockBodyPattern.parse(try Self.parse(body), at: "")
+                let pattern = try WireMockMatchers.matcher(try Self.parse(body), at: "")
                 return Self.json(
                     200,
                     removeEvents { _, mapping in
                         guard let metadata = mapping?.metadata else { return false }
-                        return pattern.matches(Self.encoded(metadata))
+                        return pattern.matches(Self.metadataInput(metadata))
                     }, method: method)
             case ("GET", _) where path.count == 1:
                 let id = path[0]

@@ -130,7 +130,7 @@ extension AdminAPI {
     /// The WireMock mappings by the order of the route each became.
     var mappingsByRoute: [Int: WireMockMapping] {
         state.contents.withLockedValue { contents in
-            Dictionary(contents.entries.map { ($0.order, $0.mapping) }, uniquingKeysWith: { $1 })
+            Dictionary(contents.entries.values.map { ($0.order, $0.mapping) }, uniquingKeysWith: { $1 })
         }
     }
 

@@ -13,7 +13,9 @@ final class WireMockState: Sendable {
     }
 
     struct Contents: Sendable {
-        var entries: [Entry] = []
+        /// By id; ``order`` lists the ids in the order they were added.
+        var entries: [UUID: Entry] = [:]
+        var order: [UUID] = []
         var fileMappings: [WireMockMapping] = []
         /// `DIR/__files`, for `bodyFileName`.
         var files: URL?
@@ -21,6 +23,15 @@ final class WireMockState: Sendable {
         var globalTemplating = false
         /// Mappings from files whose response holds `{{` but is served as written.
         var literalTemplates = 0
+
+        /// The entries in the order they were added (ids removed since are skipped).
+        var ordered: [Entry] { order.compactMap { entries[$0] } }
+
+        mutating func forget(_ id: UUID) {
+            guard entries.removeValue(forKey: id) != nil else { return }
+            // Removing is rare next to adding: compact the order list once it is mostly stale.
+            if order.count > 32, order.count > entries.count * 2 { order = order.filter { entries[$0] != nil } }
+        }
     }
 
     let contents = NIOLockedValueBox(Contents())
@@ -35,41 +46,50 @@ final class WireMockState: Sendable {
     /// The state of `mock`, made on first use.
     static func of(_ mock: HTTPMock) -> WireMockState {
         all.withLockedValue { all in
+            if let slot = all[ObjectIdentifier(mock)], slot.mock === mock { return slot.state }
             all = all.filter { $0.value.mock != nil }
-            if let slot = all[ObjectIdentifier(mock)] { return slot.state }
             let state = WireMockState()
             all[ObjectIdentifier(mock)] = Slot(mock: mock, state: state)
             return state
         }
     }
 
-    /// Turns `mapping` into a route of `mock`, replacing a mapping with the same id.
+    /// Turns `mapping` into a route of `mock`, replacing a mapping with the same id. O(1)
+    /// amortised when it replaces nothing.
     func add(_ mapping: WireMockMapping, to mock: HTTPMock) throws(WireMockMappingError) {
+        try add([mapping], to: mock)
+    }
+
+    /// Turns `mappings` into routes of `mock` in one step: all of them or none (a mapping with
+    /// the id of an existing one replaces it).
+    func add(_ mappings: [WireMockMapping], to mock: HTTPMock) throws(WireMockMappingError) {
         let result = contents.withLockedValue { contents -> Result<Void, WireMockMappingError> in
             do throws(WireMockMappingError) {
-                var response = try WireMockResponse.make(
-                    mapping.response, files: contents.files, globalTemplating: contents.globalTemplating)
-                var required: ScenarioState?
-                if let scenario = mapping.scenarioName {
-                    if let state = mapping.requiredState { required = ScenarioState(scenario, WireMockMapping.ourState(state)) }
-                    if let state = mapping.newState { response = response.transitioning(scenario, to: WireMockMapping.ourState(state)) }
+                var routes: [AdminRoute] = []
+                routes.reserveCapacity(mappings.count)
+                for mapping in mappings {
+                    do throws(WireMockMappingError) {
+                        routes.append(try mapping.route(files: contents.files, globalTemplating: contents.globalTemplating))
+                    } catch {
+                        guard let source = mapping.source else { throw error }
+                        // A file's mapping: its place first, then the field (as a parse error reads).
+                        let field = error.pointer.isEmpty ? "" : error.pointer + ": "
+                        throw WireMockMappingError(
+                            pointer: "", message: "\(source.display):\(source.line) (mapping \(mapping.idString)): \(field)\(error.message)"
+                        )
+                    }
                 }
-                let request = mapping.request
-                let order: Int
+                var replaced: Set<Int> = []
+                for mapping in mappings { if let existing = contents.entries[mapping.id] { replaced.insert(existing.order) } }
+                let orders: [Int]
                 do {
-                    order = try mock.addAdminRoute(
-                        path: request.literalPath ?? "/**", host: "**", method: request.method.map { HTTPMethod($0) },
-                        predicate: { request.matches($0) },
-                        explanation: { request.mismatch($0) }, scenario: required, priority: mapping.priority, label: mapping.label,
-                        responses: [response], source: "WireMock mapping \(mapping.id.uuidString.lowercased())")
+                    orders = try mock.addAdminRoutes(routes, replacing: replaced)
                 } catch {
                     throw WireMockMappingError(pointer: "", message: (error as? HTTPMockError)?.message ?? "\(error)")
                 }
-                if let index = contents.entries.firstIndex(where: { $0.mapping.id == mapping.id }) {
-                    mock.removeAdminRoutes([contents.entries[index].order])
-                    contents.entries[index] = Entry(mapping: mapping, order: order)
-                } else {
-                    contents.entries.append(Entry(mapping: mapping, order: order))
+                for (mapping, order) in zip(mappings, orders) {
+                    if contents.entries[mapping.id] == nil { contents.order.append(mapping.id) }
+                    contents.entries[mapping.id] = Entry(mapping: mapping, order: order)
                 }
                 return .success(())
             } catch {
@@ -82,9 +102,9 @@ final class WireMockState: Sendable {
     /// Removes the mapping `id`; `false` when there is none.
     func remove(_ id: UUID, from mock: HTTPMock) -> Bool {
         contents.withLockedValue { contents in
-            guard let index = contents.entries.firstIndex(where: { $0.mapping.id == id }) else { return false }
-            mock.removeAdminRoutes([contents.entries[index].order])
-            contents.entries.remove(at: index)
+            guard let entry = contents.entries[id] else { return false }
+            mock.removeAdminRoutes([entry.order])
+            contents.forget(id)
             return true
         }
     }
@@ -92,29 +112,33 @@ final class WireMockState: Sendable {
     /// Removes every mapping; with `restoringFiles`, the mappings from files come back.
     func removeAll(from mock: HTTPMock, restoringFiles: Bool) {
         let files = contents.withLockedValue { contents -> [WireMockMapping] in
-            mock.removeAdminRoutes(Set(contents.entries.map(\.order)))
-            contents.entries = []
+            mock.removeAdminRoutes(Set(contents.entries.values.map(\.order)))
+            contents.entries = [:]
+            contents.order = []
             return restoringFiles ? contents.fileMappings : []
         }
-        for mapping in files {
-            // They loaded before; a file deleted since is the only way to fail, and then the
-            // mapping stays out (as a fresh load would refuse it).
-            try? add(mapping, to: mock)
-        }
+        // They loaded before; a body file deleted since is the only way to fail, and then they
+        // stay out (as a fresh load would refuse them).
+        try? add(files, to: mock)
     }
 
-    var mappings: [WireMockMapping] { contents.withLockedValue { $0.entries.map(\.mapping) } }
+    /// The mappings, in the order they were added.
+    var mappings: [WireMockMapping] { contents.withLockedValue { $0.ordered.map(\.mapping) } }
+
+    /// The mapping `id`, if any.
+    func mapping(_ id: UUID) -> WireMockMapping? { contents.withLockedValue { $0.entries[id]?.mapping } }
 }
 
 extension HTTPMock {
     /// Loads a WireMock root folder: every stub mapping in `mappings/` (and its subfolders,
     /// each `.json` file one mapping or `{"mappings": [...]}`), answering `bodyFileName` from
-    /// `__files/` (SPEC §19).
+    /// `__files/` (SPEC §19, §22).
     ///
     /// A mapping becomes a route of this instance, matched with the others: `priority` first
     /// (1 is highest), then HTTPMock's specificity. Every mapping answers any number of times.
-    /// The admin API (`startServer(admin: true)`, `httpmock serve`) lists them, and its
-    /// `POST /__admin/reset` brings them back after they were removed.
+    /// Files are read as WireMock reads them: `//` and `/* */` comments and single-quoted
+    /// strings are allowed. The admin API (`startServer(admin: true)`, `httpmock serve`) lists
+    /// them, and its `POST /__admin/reset` brings them back after they were removed.
     ///
     /// ```swift
     /// // mocks/mappings/user.json: {"request": {"method": "GET", "urlPath": "/users/1"},
@@ -140,8 +164,8 @@ extension HTTPMock {
     ///   - directory: The WireMock root: the folder that holds `mappings/` and `__files/`.
     ///   - globalTemplating: Render every mapping's response as a template, from now on for
     ///     this instance (admin API mappings included); `false` leaves it as it was.
-    /// - Throws: `HTTPMockError` naming the file, the field (a JSON pointer) and what was
-    ///   wrong, for a file that is not JSON, an unsupported field or an invalid value (a
+    /// - Throws: `HTTPMockError` naming the file, its line, the field (a JSON pointer) and what
+    ///   was wrong, for a file that is not JSON, an unsupported field or an invalid value (a
     ///   template with an unknown helper); then no mapping of the folder is registered.
     public func loadWireMock(from directory: URL, globalTemplating: Bool = false) throws {
         let mappingsFolder = directory.appendingPathComponent("mappings", isDirectory: true)
@@ -149,60 +173,98 @@ extension HTTPMock {
         guard FileManager.default.fileExists(atPath: mappingsFolder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw HTTPMockError(.mockTree, "loadWireMock: \(directory.path) has no mappings/ folder")
         }
+        // Paths computed once: sorting URLs by `.path` would rebuild each path per comparison.
         let files =
-            FileManager.default.enumerator(at: mappingsFolder, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }
+            (FileManager.default.enumerator(at: mappingsFolder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL } ?? [])
             .filter { $0.pathExtension.lowercased() == "json" }
-            .sorted { $0.path < $1.path } ?? []
+            .map { ($0.path, $0) }
+            .sorted { $0.0 < $1.0 }
         var loaded: [WireMockMapping] = []
-        for file in files {
-            let value: JSONValue
-            do {
-                value = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: file))
-            } catch {
-                throw HTTPMockError(.mockTree, "loadWireMock: \(file.path) is not JSON: \(error)")
+        let rootPath = directory.standardizedFileURL.path
+        for (path, file) in files {
+            let standardized = file.standardizedFileURL.path
+            let display = standardized.hasPrefix(rootPath + "/") ? String(standardized.dropFirst(rootPath.count + 1)) : path
+            loaded += try Self.wireMockMappings(in: file, path: path, display: display)
+        }
+        var seen: [UUID: String] = [:]
+        for mapping in loaded {
+            let place = mapping.source.map { "\($0.display):\($0.line)" } ?? ""
+            if let first = seen[mapping.id] {
+                throw HTTPMockError(
+                    .mockTree, "loadWireMock: \(place): the id \(mapping.idString) is also the id of the mapping at \(first)")
             }
-            let list: [JSONValue]
-            if case .array(let mappings)? = value["mappings"] { list = mappings } else { list = [value] }
-            for (index, item) in list.enumerated() {
-                do throws(WireMockMappingError) {
-                    loaded.append(try WireMockMapping.parse(item))
-                } catch {
-                    let place = list.count > 1 || value["mappings"] != nil ? " mapping \(index + 1)" : ""
-                    throw HTTPMockError(
-                        .mockTree,
-                        "loadWireMock: \(file.path)\(place): \(error.pointer.isEmpty ? "" : error.pointer + ": ")\(error.message)")
-                }
-            }
+            seen[mapping.id] = place
         }
         let state = WireMockState.of(self)
-        let filesFolder = directory.appendingPathComponent("__files", isDirectory: true)
         let global = state.contents.withLockedValue { contents in
-            contents.files = filesFolder
+            contents.files = directory.appendingPathComponent("__files", isDirectory: true)
             if globalTemplating { contents.globalTemplating = true }
             return contents.globalTemplating
         }
-        // Responses are checked (a missing body file, a template) before anything is registered.
-        for mapping in loaded {
-            do throws(WireMockMappingError) {
-                _ = try WireMockResponse.make(mapping.response, files: filesFolder, globalTemplating: global)
-            } catch {
-                throw HTTPMockError(
-                    .mockTree, "loadWireMock: mapping \(mapping.id.uuidString.lowercased()): \(error.pointer): \(error.message)")
-            }
+        do throws(WireMockMappingError) {
+            try state.add(loaded, to: self)
+        } catch {
+            throw HTTPMockError(.mockTree, "loadWireMock: \(error.pointer.isEmpty ? "" : error.pointer + ": ")\(error.message)")
         }
-        for mapping in loaded {
-            do throws(WireMockMappingError) {
-                try state.add(mapping, to: self)
-            } catch {
-                throw HTTPMockError(.mockTree, "loadWireMock: mapping \(mapping.id.uuidString.lowercased()): \(error.message)")
-            }
-        }
-        let literal = global ? 0 : loaded.filter { WireMockResponseTemplate.holdsUnrenderedTags($0.response) }.count
+        let literal = global ? 0 : loaded.filter { WireMockResponseTemplate.holdsUnrenderedTags($0.json["response"] ?? .null) }.count
         state.contents.withLockedValue {
             $0.fileMappings += loaded
             $0.literalTemplates += literal
         }
+    }
+
+    /// The mappings in one file, each with the line it starts on.
+    static func wireMockMappings(in file: URL, path: String, display: String) throws -> [WireMockMapping] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw HTTPMockError(.mockTree, "loadWireMock: \(path) cannot be read: \(error.localizedDescription)")
+        }
+        let document: OrderedJSON
+        let elementLines: [Int]?
+        do throws(JSONReader.Failure) {
+            (document, elementLines) = try JSONReader.parseOrdered(data, lenient: true, linesOfElementsOf: "mappings")
+        } catch {
+            throw HTTPMockError(.mockTree, "loadWireMock: \(display):\(error.line):\(error.column): not JSON: \(error.message)")
+        }
+        let list: [OrderedJSON]
+        var lines: [Int]
+        if case .array(let mappings)? = document["mappings"] {
+            list = mappings
+            lines = elementLines ?? []
+        } else {
+            list = [document]
+            lines = [Self.firstLine(of: data)]
+        }
+        if lines.count != list.count { lines = Array(repeating: 1, count: list.count) }
+        var mappings: [WireMockMapping] = []
+        for (index, item) in list.enumerated() {
+            do throws(WireMockMappingError) {
+                var mapping = try WireMockMapping.parse(item.value, ordered: item)
+                mapping.source = (file, display, lines[index])
+                mappings.append(mapping)
+            } catch {
+                throw HTTPMockError(
+                    .mockTree,
+                    "loadWireMock: \(display):\(lines[index]): \(error.pointer.isEmpty ? "" : error.pointer + ": ")\(error.message)")
+            }
+        }
+        return mappings
+    }
+
+    /// The line of a file's first non-blank, non-comment character.
+    private static func firstLine(of data: Data) -> Int {
+        var line = 1
+        var index = data.startIndex
+        while index < data.endIndex {
+            let byte = data[index]
+            if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") { return line }
+            if byte == 0x0A { line += 1 }
+            index += 1
+        }
+        return 1
     }
 
     /// Turns global templating on for mappings added from now on (the admin API's), without a

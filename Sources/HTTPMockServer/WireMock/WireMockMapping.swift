@@ -2,148 +2,8 @@
 import Foundation
 import HTTPMock
 
-/// WireMock's request pattern: method, one URL rule, query parameters, headers, body patterns.
-struct WireMockRequestPattern: Sendable {
-    enum URLRule: Sendable {
-        case any
-        /// Path and query, exactly.
-        case url(String)
-        case urlPath(String)
-        case urlPattern(String)
-        case urlPathPattern(String)
-    }
-
-    var method: String?
-    var url = URLRule.any
-    var query: [(String, WireMockStringMatcher)] = []
-    var headers: [(String, WireMockStringMatcher)] = []
-    var bodyPatterns: [WireMockBodyPattern] = []
-
-    static let keys: Set<String> = [
-        "method", "url", "urlPath", "urlPattern", "urlPathPattern", "queryParameters", "headers", "bodyPatterns",
-    ]
-
-    static func parse(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> WireMockRequestPattern {
-        guard case .object(let raw) = value else {
-            throw WireMockMappingError(pointer: pointer, message: "request must be an object, got \(value)")
-        }
-        let object = raw.filter { $0.value != .null }
-        for key in object.keys.sorted() where !keys.contains(key) {
-            throw WireMockMappingError(pointer: pointer + "/" + key, message: "unsupported field \(key)")
-        }
-        var pattern = WireMockRequestPattern()
-        if let method = object["method"] {
-            let name = try WireMockStringMatcher.string(method, at: pointer + "/method").uppercased()
-            pattern.method = name == "ANY" ? nil : name
-        }
-        let rules = ["url", "urlPath", "urlPattern", "urlPathPattern"].filter { object[$0] != nil }
-        if rules.count > 1 {
-            throw WireMockMappingError(
-                pointer: pointer, message: "give one of url, urlPath, urlPattern, urlPathPattern; got \(rules.joined(separator: ", "))")
-        }
-        if let rule = rules.first, let value = object[rule] {
-            let at = pointer + "/" + rule
-            switch rule {
-            case "url": pattern.url = .url(try WireMockStringMatcher.string(value, at: at))
-            case "urlPath": pattern.url = .urlPath(try WireMockStringMatcher.string(value, at: at))
-            case "urlPattern": pattern.url = .urlPattern(try WireMockStringMatcher.regex(value, at: at))
-            default: pattern.url = .urlPathPattern(try WireMockStringMatcher.regex(value, at: at))
-            }
-        }
-        pattern.query = try matchers(object["queryParameters"], at: pointer + "/queryParameters")
-        pattern.headers = try matchers(object["headers"], at: pointer + "/headers")
-        if let bodies = object["bodyPatterns"] {
-            guard case .array(let list) = bodies else {
-                throw WireMockMappingError(pointer: pointer + "/bodyPatterns", message: "bodyPatterns must be an array, got \(bodies)")
-            }
-            for (index, body) in list.enumerated() {
-                pattern.bodyPatterns.append(try WireMockBodyPattern.parse(body, at: pointer + "/bodyPatterns/\(index)"))
-            }
-        }
-        return pattern
-    }
-
-    private static func matchers(_ value: JSONValue?, at pointer: String) throws(WireMockMappingError) -> [(String, WireMockStringMatcher)]
-    {
-        guard let value else { return [] }
-        guard case .object(let object) = value else {
-            throw WireMockMappingError(pointer: pointer, message: "must be an object of name → matcher, got \(value)")
-        }
-        var result: [(String, WireMockStringMatcher)] = []
-        for name in object.keys.sorted() {
-            result.append((name, try WireMockStringMatcher.parse(object[name] ?? .null, at: pointer + "/" + name)))
-        }
-        return result
-    }
-
-    /// The literal path a route can be registered under, when the URL rule names one that
-    /// HTTPMock's path syntax reads literally; `nil`: any path (the predicate decides).
-    var literalPath: String? {
-        let path: String
-        switch url {
-        case .url(let text): path = String(text.prefix { $0 != "?" })
-        case .urlPath(let text): path = text
-        default: return nil
-        }
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/")
-        guard path.hasPrefix("/"), path.unicodeScalars.allSatisfy(allowed.contains) else { return nil }
-        return path
-    }
-
-    /// Whether `request` matches everything but the method (checked by the route).
-    func matches(_ request: MockRequest) -> Bool { mismatch(request) == nil }
-
-    /// What of everything but the method does not match `request`; `nil` when all does.
-    func mismatch(_ request: MockRequest) -> String? {
-        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath.isEmpty == false ? components?.percentEncodedPath ?? "/" : "/"
-        let pathAndQuery = path + (components?.percentEncodedQuery.map { "?" + $0 } ?? "")
-        switch url {
-        case .any: break
-        case .url(let expected): if pathAndQuery != expected { return "url: expected \(expected), got \(pathAndQuery)" }
-        case .urlPath(let expected): if path != expected { return "urlPath: expected \(expected), got \(path)" }
-        case .urlPattern(let regex):
-            if !WireMockStringMatcher.wholeMatch(regex, pathAndQuery) { return "urlPattern: \(pathAndQuery) does not match \(regex)" }
-        case .urlPathPattern(let regex):
-            if !WireMockStringMatcher.wholeMatch(regex, path) { return "urlPathPattern: \(path) does not match \(regex)" }
-        }
-        for (name, matcher) in query {
-            let values = request.queryItems.filter { $0.name == name }.map { $0.value ?? "" }
-            if values.isEmpty ? !matcher.matches(nil) : !values.contains(where: { matcher.matches($0) }) {
-                return "query \(name): expected \(matcher), got \(values.isEmpty ? "none" : values.joined(separator: ", "))"
-            }
-        }
-        for (name, matcher) in headers where !matcher.matches(request.headers[name]) {
-            return "header \(name): expected \(matcher), got \(request.headers[name] ?? "none")"
-        }
-        for (index, pattern) in bodyPatterns.enumerated() where !pattern.matches(request.body) {
-            return "bodyPatterns[\(index)] does not match the body"
-        }
-        return nil
-    }
-
-    /// Whether `request` matches, the method included (for `requests/find` and `count`).
-    func matchesWithMethod(_ request: MockRequest) -> Bool {
-        if let method, method != request.method.rawValue.uppercased() { return false }
-        return matches(request)
-    }
-
-    /// `GET /path` for labels.
-    var summary: String {
-        let target: String =
-            switch url {
-            case .any: "(any URL)"
-            case .url(let text): text
-            case .urlPath(let text): text
-            case .urlPattern(let regex): "~" + regex
-            case .urlPathPattern(let regex): "~" + regex + " (path)"
-            }
-        return "\(method ?? "ANY") \(target)"
-    }
-}
-
-/// One WireMock stub mapping, parsed: its JSON (with `id` and `uuid`), its request pattern
-/// and what it answers.
+/// One WireMock stub mapping, parsed and compiled: its JSON (with `id` and `uuid`), its request
+/// pattern, its response and what happens after serving.
 struct WireMockMapping: Sendable {
     let id: UUID
     /// The mapping as given, with `id` and `uuid` set: what `GET /__admin/mappings` returns.
@@ -151,24 +11,39 @@ struct WireMockMapping: Sendable {
     let name: String?
     let priority: Int?
     let request: WireMockRequestPattern
-    let response: JSONValue
+    let response: WireMockResponse
+    let webhooks: [WireMockWebhook]
     let scenarioName: String?
     let requiredState: String?
     let newState: String?
+    /// The file it was read from, its name as reports print it (relative to the WireMock
+    /// root) and the line it starts on; `nil` for one posted to the admin API.
+    var source: (file: URL, display: String, line: Int)?
 
     static let keys: Set<String> = [
-        "id", "uuid", "name", "request", "response", "priority", "persistent", "scenarioName",
-        "requiredScenarioState", "newScenarioState", "metadata",
+        "id", "uuid", "name", "request", "response", "priority", "persistent", "scenarioName", "requiredScenarioState",
+        "newScenarioState", "metadata", "insertionIndex", "$schema", "postServeActions", "serveEventListeners",
+    ]
+
+    /// Fields WireMock has that HTTPMock refuses by name.
+    static let refused: [String: String] = [
+        "fromConfiguredStub": "fromConfiguredStub is not supported", "extensions": "WireMock extensions (Java code) cannot run in HTTPMock",
     ]
 
     /// Parses one mapping; `id` replaces the mapping's own (a `PUT` names it in the path).
-    static func parse(_ value: JSONValue, id forcedID: UUID? = nil) throws(WireMockMappingError) -> WireMockMapping {
+    /// `ordered` is the same mapping with its members in document order, when the caller read
+    /// it so: a `jsonBody` is then sent in the order it was written, as WireMock sends it.
+    static func parse(
+        _ value: JSONValue, id forcedID: UUID? = nil, ordered: OrderedJSON? = nil
+    ) throws(WireMockMappingError)
+        -> WireMockMapping
+    {
         guard case .object(let raw) = value else {
             throw WireMockMappingError(pointer: "", message: "a mapping must be a JSON object, got \(value)")
         }
         let object = raw.filter { $0.value != .null }
         for key in object.keys.sorted() where !keys.contains(key) {
-            throw WireMockMappingError(pointer: "/" + key, message: "unsupported field \(key)")
+            throw WireMockMappingError(pointer: "/" + key, message: refused[key] ?? "unsupported field \(key)")
         }
         var id = forcedID
         if id == nil {
@@ -182,8 +57,8 @@ struct WireMockMapping: Sendable {
         }
         let mappingID = id ?? UUID()
         let request = try WireMockRequestPattern.parse(object["request"] ?? .object([:]), at: "/request")
-        let response = object["response"] ?? .object([:])
-        try WireMockResponse.validate(response)
+        let response = try WireMockResponse.parse(object["response"] ?? .object([:]), jsonBody: ordered?["response"]?["jsonBody"])
+        let webhooks = try WireMockWebhook.parse(object)
         var priority: Int?
         if let given = object["priority"] {
             guard case .integer(let number) = given, number >= 1 else {
@@ -191,8 +66,19 @@ struct WireMockMapping: Sendable {
             }
             priority = number
         }
+        if let index = object["insertionIndex"], index.number == nil {
+            throw WireMockMappingError(pointer: "/insertionIndex", message: "insertionIndex must be a number, got \(index)")
+        }
+        if let persistent = object["persistent"], case .bool = persistent {
+        } else if let persistent = object["persistent"] {
+            throw WireMockMappingError(pointer: "/persistent", message: "persistent must be true or false, got \(persistent)")
+        }
+        if let metadata = object["metadata"], case .object = metadata {
+        } else if let metadata = object["metadata"] {
+            throw WireMockMappingError(pointer: "/metadata", message: "metadata must be an object, got \(metadata)")
+        }
         func text(_ key: String) throws(WireMockMappingError) -> String? {
-            try object[key].map { value throws(WireMockMappingError) in try WireMockStringMatcher.string(value, at: "/" + key) }
+            try object[key].map { value throws(WireMockMappingError) in try WireMockMatchers.string(value, at: "/" + key) }
         }
         let scenarioName = try text("scenarioName")
         let requiredState = try text("requiredScenarioState")
@@ -205,7 +91,7 @@ struct WireMockMapping: Sendable {
         json["uuid"] = .string(mappingID.uuidString.lowercased())
         return WireMockMapping(
             id: mappingID, json: .object(json), name: try text("name"), priority: priority, request: request, response: response,
-            scenarioName: scenarioName, requiredState: requiredState, newState: newState)
+            webhooks: webhooks, scenarioName: scenarioName, requiredState: requiredState, newState: newState, source: nil)
     }
 
     /// WireMock names the initial state `Started`; HTTPMock `"started"` (SPEC §16). Compared
@@ -219,10 +105,42 @@ struct WireMockMapping: Sendable {
         state == ScenarioState.started ? "Started" : state
     }
 
-    /// The label of its route: name or method and URL, and the id.
+    /// The lowercased id, as WireMock writes ids.
+    var idString: String { id.uuidString.lowercased() }
+
+    /// The route's name in reports, the journal and the dashboard: what it matches, then the
+    /// mapping's `name`, else its id.
     var label: String {
-        let forward = if case .string(let base)? = response["proxyBaseUrl"] { " → forward to \(base)" } else { "" }
-        return "\(name.map { "\($0): " } ?? "")\(request.summary)\(forward) [wiremock \(id.uuidString.lowercased())]"
+        let forward = response.proxy.map { " → forward to \($0.baseURL.absoluteString)" } ?? ""
+        return "\(name.map { "\($0): " } ?? "")\(request.summary)\(forward) [wiremock \(idString)]"
     }
+
+    /// Where reports say the mapping is registered: its file and line, or the admin API.
+    var location: (display: String, path: String, line: Int) {
+        guard let source else { return ("the admin API (mapping \(idString))", "", 0) }
+        return (source.display, source.file.path, source.line)
+    }
+
+    /// The route it becomes; its body file is read from `files` (`DIR/__files`); with
+    /// `globalTemplating` its response is a template even without `transformers` (SPEC §21).
+    func route(files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> AdminRoute {
+        var response = try self.response.make(files: files, webhooks: webhooks, globalTemplating: globalTemplating)
+        var required: ScenarioState?
+        if let scenario = scenarioName {
+            if let state = requiredState { required = ScenarioState(scenario, Self.ourState(state)) }
+            if let state = newState { response = response.transitioning(scenario, to: Self.ourState(state)) }
+        }
+        let place = location
+        return AdminRoute(
+            path: request.routePath, method: request.method, conditions: request.conditions, scenario: required, priority: priority,
+            label: label, responses: [response], source: place.display, sourcePath: place.path, line: place.line)
+    }
+
+    /// Everything `request` does not satisfy, in the near-miss wording (for the admin API's
+    /// near-miss endpoints); empty when it matches.
+    func misses(_ request: MockRequest) -> [RequestConditions.Miss] { self.request.misses(request) }
+
+    /// WireMock's distance between this mapping and `request`: 0 (it matches) … 1.
+    func distance(to request: MockRequest) -> Double { self.request.distance(request) }
 }
 #endif

@@ -2,8 +2,10 @@
 import Foundation
 import HTTPMock
 
-// WireMock's request matchers (SPEC §19, the common part), checked against a `MockRequest`:
-// string matchers for query parameters, headers and bodies, the URL rules, JSON bodies.
+// WireMock's matcher JSON (`{"equalTo": "x", "caseInsensitive": true}`, body patterns,
+// `matchesJsonPath` with a sub-matcher, …) read into the core's ``ValueMatcher``s, compiled
+// once: regular expressions, JSONPaths, XPaths and expected documents are parsed here, and a
+// mistake is a 422 naming the field.
 
 /// A mistake in a mapping: where (a JSON pointer such as `/request/headers/Accept`) and what.
 struct WireMockMappingError: Error, Sendable {
@@ -11,249 +13,247 @@ struct WireMockMappingError: Error, Sendable {
     let message: String
 }
 
-/// `equalTo`, `contains`, `matches`, `doesNotMatch`, `absent` (with `caseInsensitive`).
-enum WireMockStringMatcher: Sendable, CustomStringConvertible {
-    case equalTo(String, caseInsensitive: Bool)
-    case contains(String)
-    case matches(String)
-    case doesNotMatch(String)
-    case absent
+enum WireMockMatchers {
+    /// The operator of a matcher object, and the modifiers each may carry.
+    static let operators: [String: Set<String>] = [
+        "equalTo": ["caseInsensitive"], "contains": [], "doesNotContain": [], "matches": [], "doesNotMatch": [],
+        "absent": [], "anything": [], "equalToNumber": [], "greaterThanNumber": [], "greaterThanEqualNumber": [],
+        "lessThanNumber": [], "lessThanEqualNumber": [],
+        "before": dateModifiers, "after": dateModifiers, "equalToDateTime": dateModifiers,
+        "equalToJson": [
+            "ignoreArrayOrder", "ignoreExtraElements", "enablePlaceholders", "placeholderOpeningDelimiterRegex",
+            "placeholderClosingDelimiterRegex", "serializeAsString",
+        ],
+        "matchesJsonPath": [],
+        "equalToXml": [
+            "enablePlaceholders", "placeholderOpeningDelimiterRegex", "placeholderClosingDelimiterRegex",
+            "exemptedComparisons", "namespaceAwareness",
+        ],
+        "matchesXPath": ["xPathNamespaces"],
+        "binaryEqualTo": [], "not": [], "and": [], "or": [],
+    ]
 
-    static let keys: Set<String> = ["equalTo", "contains", "matches", "doesNotMatch", "absent", "caseInsensitive"]
+    static let dateModifiers: Set<String> = ["actualFormat", "expectedOffset", "expectedOffsetUnit", "truncateExpected", "truncateActual"]
 
-    static func parse(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> WireMockStringMatcher {
-        guard case .object(let object) = value else {
+    /// Operators WireMock has that HTTPMock refuses by name.
+    static let refused: [String: String] = [
+        "matchesJsonSchema": "matchesJsonSchema is not supported (no JSON Schema validator)",
+        "customMatcher": "customMatcher needs a WireMock extension (Java code), which HTTPMock cannot run",
+    ]
+
+    /// A matcher object: one operator and its modifiers.
+    static func matcher(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> ValueMatcher {
+        guard case .object(let raw) = value else {
             throw WireMockMappingError(pointer: pointer, message: "a matcher must be an object like {\"equalTo\": \"value\"}, got \(value)")
         }
-        for key in object.keys.sorted() where !keys.contains(key) {
-            throw WireMockMappingError(pointer: pointer + "/" + key, message: "unsupported matcher \(key)")
+        let object = raw.filter { $0.value != .null }
+        let present = object.keys.filter { operators[$0] != nil }.sorted()
+        for key in object.keys.sorted() {
+            if let reason = refused[key] { throw WireMockMappingError(pointer: pointer + "/" + key, message: reason) }
         }
-        let caseInsensitive = object["caseInsensitive"] == .bool(true)
-        if let text = object["equalTo"] { return .equalTo(try string(text, at: pointer + "/equalTo"), caseInsensitive: caseInsensitive) }
-        if let text = object["contains"] { return .contains(try string(text, at: pointer + "/contains")) }
-        if let text = object["matches"] { return .matches(try regex(text, at: pointer + "/matches")) }
-        if let text = object["doesNotMatch"] { return .doesNotMatch(try regex(text, at: pointer + "/doesNotMatch")) }
-        if object["absent"] == .bool(true) { return .absent }
-        throw WireMockMappingError(
-            pointer: pointer, message: "a matcher needs one of equalTo, contains, matches, doesNotMatch, absent; got \(value)")
+        guard present.count == 1, let name = present.first else {
+            throw WireMockMappingError(
+                pointer: pointer,
+                message: present.isEmpty
+                    ? "a matcher needs one of \(operators.keys.sorted().joined(separator: ", ")); got \(value)"
+                    : "a matcher has one operator; got \(present.joined(separator: ", "))")
+        }
+        let allowed = operators[name] ?? []
+        for key in object.keys.sorted() where key != name && !allowed.contains(key) {
+            throw WireMockMappingError(pointer: pointer + "/" + key, message: "unsupported field \(key) for \(name)")
+        }
+        let operand = object[name] ?? .null
+        let at = pointer + "/" + name
+        switch name {
+        case "equalTo":
+            return .equalTo(
+                try string(operand, at: at), caseInsensitive: try flag(object["caseInsensitive"], at: pointer + "/caseInsensitive"))
+        case "contains": return .contains(try string(operand, at: at))
+        case "doesNotContain": return .doesNotContain(try string(operand, at: at))
+        case "matches": return .matches(try regex(operand, at: at))
+        case "doesNotMatch": return .doesNotMatch(try regex(operand, at: at))
+        case "absent":
+            guard operand == .bool(true) else { throw WireMockMappingError(pointer: at, message: "absent must be true, got \(operand)") }
+            return .absent
+        case "anything": return .anything
+        case "equalToNumber", "greaterThanNumber", "greaterThanEqualNumber", "lessThanNumber", "lessThanEqualNumber":
+            guard let comparison = ValueMatcher.NumberComparison(rawValue: name), let number = numberValue(operand) else {
+                throw WireMockMappingError(pointer: at, message: "\(name) needs a number, got \(operand)")
+            }
+            return .number(comparison, number)
+        case "before", "after", "equalToDateTime":
+            return .dateTime(try dateTime(name, object, at: pointer))
+        case "equalToJson":
+            return .equalToJSON(try json(operand, object, at: pointer))
+        case "matchesJsonPath":
+            return try jsonPath(operand, at: at)
+        case "equalToXml":
+            return .custom(try WireMockXML.equality(operand, object, at: pointer))
+        case "matchesXPath":
+            return .custom(try WireMockXML.xpath(operand, object, at: pointer))
+        case "binaryEqualTo":
+            guard case .string(let text) = operand, let data = Data(base64Encoded: text) else {
+                throw WireMockMappingError(pointer: at, message: "binaryEqualTo needs base64 text, got \(operand)")
+            }
+            return .binaryEqualTo(data)
+        case "not":
+            return .not(try matcher(operand, at: at))
+        default:  // and, or
+            guard case .array(let items) = operand, !items.isEmpty else {
+                throw WireMockMappingError(pointer: at, message: "\(name) needs a list of matchers, got \(operand)")
+            }
+            var matchers: [ValueMatcher] = []
+            for (index, item) in items.enumerated() { matchers.append(try matcher(item, at: at + "/\(index)")) }
+            return name == "and" ? .and(matchers) : .or(matchers)
+        }
+    }
+
+    /// A matcher for a field that may repeat: `hasExactly`, `includes`, or one matcher.
+    static func multiValue(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> MultiValueMatcher {
+        if case .object(let object) = value, object.count == 1, let (key, list) = object.first, key == "hasExactly" || key == "includes" {
+            guard case .array(let items) = list, !items.isEmpty else {
+                throw WireMockMappingError(pointer: pointer + "/" + key, message: "\(key) needs a list of matchers, got \(list)")
+            }
+            var matchers: [ValueMatcher] = []
+            for (index, item) in items.enumerated() { matchers.append(try matcher(item, at: pointer + "/\(key)/\(index)")) }
+            return key == "hasExactly" ? .hasExactly(matchers) : .includes(matchers)
+        }
+        return .single(try matcher(value, at: pointer))
     }
 
     static func string(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> String {
         switch value {
         case .string(let text): return text
         case .integer(let number): return String(number)
-        case .double(let number): return String(number)
+        case .double(let number): return JSONValue.double(number).javaText ?? String(number)
         case .bool(let flag): return String(flag)
         default: throw WireMockMappingError(pointer: pointer, message: "expected a string, got \(value)")
         }
     }
 
-    /// Checks that `value` is a regular expression; returns it.
-    static func regex(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> String {
+    static func flag(_ value: JSONValue?, at pointer: String) throws(WireMockMappingError) -> Bool {
+        switch value {
+        case nil, .null?: return false
+        case .bool(let flag)?: return flag
+        case let other?: throw WireMockMappingError(pointer: pointer, message: "expected true or false, got \(other)")
+        }
+    }
+
+    static func regex(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> TextRegex {
         let pattern = try string(value, at: pointer)
-        do {
-            _ = try NSRegularExpression(pattern: pattern)
+        do throws(TextRegex.SyntaxError) {
+            return try TextRegex(pattern)
         } catch {
-            throw WireMockMappingError(pointer: pointer, message: "\"\(pattern)\" is not a regular expression")
-        }
-        return pattern
-    }
-
-    /// Whether all of `text` matches `pattern` (WireMock's regular expressions are anchored).
-    static func wholeMatch(_ pattern: String, _ text: String) -> Bool {
-        guard let regex = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$", options: [.dotMatchesLineSeparators]) else {
-            return false
-        }
-        return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-    }
-
-    var description: String {
-        switch self {
-        case .equalTo(let text, let caseInsensitive): "equalTo \"\(text)\"\(caseInsensitive ? " (case-insensitive)" : "")"
-        case .contains(let text): "contains \"\(text)\""
-        case .matches(let pattern): "matches \(pattern)"
-        case .doesNotMatch(let pattern): "doesNotMatch \(pattern)"
-        case .absent: "absent"
+            throw WireMockMappingError(pointer: pointer, message: "\"\(pattern)\" is not a regular expression: \(error.message)")
         }
     }
 
-    /// Whether `value` (`nil`: not present) satisfies the matcher.
-    func matches(_ value: String?) -> Bool {
-        switch self {
-        case .absent: return value == nil
-        case .equalTo(let expected, let caseInsensitive):
-            guard let value else { return false }
-            return caseInsensitive ? value.lowercased() == expected.lowercased() : value == expected
-        case .contains(let part):
-            guard let value else { return false }
-            return value.contains(part)
-        case .matches(let pattern):
-            guard let value else { return false }
-            return Self.wholeMatch(pattern, value)
-        case .doesNotMatch(let pattern):
-            guard let value else { return true }
-            return !Self.wholeMatch(pattern, value)
+    private static func numberValue(_ value: JSONValue) -> Double? {
+        switch value {
+        case .integer(let number): return Double(number)
+        case .double(let number): return number
+        case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
+        default: return nil
         }
     }
-}
 
-/// One of `bodyPatterns`.
-enum WireMockBodyPattern: Sendable {
-    case string(WireMockStringMatcher)
-    case equalToJson(JSONValue, ignoreArrayOrder: Bool, ignoreExtraElements: Bool)
-    case jsonPath(path: [JSONPathStep], expected: String?)
-
-    enum JSONPathStep: Sendable, Equatable {
-        case key(String)
-        case index(Int)
-    }
-
-    static let keys: Set<String> = [
-        "equalTo", "contains", "matches", "doesNotMatch", "caseInsensitive", "equalToJson", "ignoreArrayOrder",
-        "ignoreExtraElements", "matchesJsonPath",
-    ]
-
-    static func parse(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> WireMockBodyPattern {
-        guard case .object(let object) = value else {
-            throw WireMockMappingError(pointer: pointer, message: "a body pattern must be an object, got \(value)")
-        }
-        for key in object.keys.sorted() where !keys.contains(key) {
-            throw WireMockMappingError(pointer: pointer + "/" + key, message: "unsupported body pattern \(key)")
-        }
-        if let json = object["equalToJson"] {
-            var expected = json
-            // WireMock accepts the JSON as a value or as a string holding it.
-            if case .string(let text) = json {
-                guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
-                    throw WireMockMappingError(pointer: pointer + "/equalToJson", message: "\"\(text)\" is not JSON")
-                }
-                expected = parsed
+    private static func dateTime(
+        _ name: String, _ object: [String: JSONValue], at pointer: String
+    ) throws(WireMockMappingError) -> DateTimeCondition {
+        guard let relation = DateTimeCondition.Relation(rawValue: name) else { throw WireMockMappingError(pointer: pointer, message: name) }
+        let expected = try string(object[name] ?? .null, at: pointer + "/" + name)
+        var offset: (amount: Int, unit: DateTimeCondition.Unit)?
+        if let amount = object["expectedOffset"] {
+            guard case .integer(let count) = amount else {
+                throw WireMockMappingError(
+                    pointer: pointer + "/expectedOffset", message: "expectedOffset must be an integer, got \(amount)")
             }
-            return .equalToJson(
-                expected, ignoreArrayOrder: object["ignoreArrayOrder"] == .bool(true),
-                ignoreExtraElements: object["ignoreExtraElements"] == .bool(true))
+            let unitName =
+                try object["expectedOffsetUnit"].map { value throws(WireMockMappingError) in
+                    try string(value, at: pointer + "/expectedOffsetUnit")
+                } ?? "days"
+            guard let unit = DateTimeCondition.unit(unitName) else {
+                throw WireMockMappingError(
+                    pointer: pointer + "/expectedOffsetUnit",
+                    message:
+                        "expectedOffsetUnit must be one of \(DateTimeCondition.Unit.allCases.map(\.rawValue).joined(separator: ", ")), got \(unitName)"
+                )
+            }
+            offset = (count, unit)
         }
-        if let path = object["matchesJsonPath"] {
-            switch path {
-            case .string(let expression):
-                return .jsonPath(path: try steps(expression, at: pointer + "/matchesJsonPath"), expected: nil)
-            case .object(let form):
-                for key in form.keys.sorted() where key != "expression" && key != "equalTo" {
-                    throw WireMockMappingError(
-                        pointer: pointer + "/matchesJsonPath/" + key, message: "unsupported JSON path matcher \(key)")
-                }
-                guard case .string(let expression)? = form["expression"] else {
-                    throw WireMockMappingError(pointer: pointer + "/matchesJsonPath", message: "needs \"expression\": \"$.path\"")
-                }
-                let expected = try form["equalTo"].map { value throws(WireMockMappingError) in
-                    try WireMockStringMatcher.string(value, at: pointer + "/matchesJsonPath/equalTo")
-                }
-                return .jsonPath(path: try steps(expression, at: pointer + "/matchesJsonPath/expression"), expected: expected)
-            default:
-                throw WireMockMappingError(pointer: pointer + "/matchesJsonPath", message: "expected \"$.path\", got \(path)")
+        func truncation(_ key: String) throws(WireMockMappingError) -> DateTimeCondition.Truncation? {
+            guard let value = object[key] else { return nil }
+            let text = try string(value, at: pointer + "/" + key)
+            guard let truncation = DateTimeCondition.Truncation(rawValue: text.lowercased().replacingOccurrences(of: "_", with: " ")) else {
+                throw WireMockMappingError(
+                    pointer: pointer + "/" + key,
+                    message:
+                        "\(key) must be one of \(DateTimeCondition.Truncation.allCases.map(\.rawValue).joined(separator: ", ")), got \(text)"
+                )
+            }
+            return truncation
+        }
+        let format = try object["actualFormat"].map { value throws(WireMockMappingError) in try string(value, at: pointer + "/actualFormat")
+        }
+        let truncateExpected = try truncation("truncateExpected")
+        let truncateActual = try truncation("truncateActual")
+        do throws(PatternError) {
+            return try DateTimeCondition(
+                relation: relation, expected: expected, actualFormat: format, offset: offset, truncateExpected: truncateExpected,
+                truncateActual: truncateActual)
+        } catch {
+            throw WireMockMappingError(pointer: pointer + "/" + name, message: error.message)
+        }
+    }
+
+    /// `equalToJson`: the document as JSON or as a string holding it; json-unit placeholders
+    /// are always on (WireMock 2.35 reads them whatever `enablePlaceholders` says).
+    private static func json(
+        _ operand: JSONValue, _ object: [String: JSONValue], at pointer: String
+    ) throws(WireMockMappingError) -> JSONEquality {
+        var expected = operand
+        if case .string(let text) = operand {
+            do throws(JSONReader.Failure) {
+                expected = try JSONReader.parse(text, lenient: true)
+            } catch {
+                throw WireMockMappingError(pointer: pointer + "/equalToJson", message: "\"\(text.prefix(80))\" is not JSON: \(error)")
             }
         }
-        return .string(try WireMockStringMatcher.parse(value, at: pointer))
-    }
-
-    /// `$.items[0].id` → key items, index 0, key id. Filters and wildcards are not supported.
-    static func steps(_ expression: String, at pointer: String) throws(WireMockMappingError) -> [JSONPathStep] {
-        guard expression.hasPrefix("$") else {
-            throw WireMockMappingError(pointer: pointer, message: "a JSON path starts with $, got \"\(expression)\"")
-        }
-        var steps: [JSONPathStep] = []
-        var rest = Substring(expression.dropFirst())
-        while !rest.isEmpty {
-            if rest.hasPrefix(".") {
-                rest = rest.dropFirst()
-                let name = rest.prefix { $0 != "." && $0 != "[" }
-                guard !name.isEmpty, !name.contains("*") else { break }
-                steps.append(.key(String(name)))
-                rest = rest.dropFirst(name.count)
-            } else if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-                let inside = rest[rest.index(after: rest.startIndex)..<close]
-                if let index = Int(inside) {
-                    steps.append(.index(index))
-                } else if inside.count >= 2, inside.first == "'", inside.last == "'" {
-                    steps.append(.key(String(inside.dropFirst().dropLast())))
-                } else {
-                    break
-                }
-                rest = rest[rest.index(after: close)...]
-            } else {
-                break
-            }
-        }
-        guard rest.isEmpty else {
+        if object["placeholderOpeningDelimiterRegex"] != nil || object["placeholderClosingDelimiterRegex"] != nil {
             throw WireMockMappingError(
-                pointer: pointer, message: "only plain JSON paths like $.items[0].id are supported, got \"\(expression)\"")
+                pointer: pointer + "/placeholderOpeningDelimiterRegex", message: "custom json-unit placeholder delimiters are not supported"
+            )
         }
-        return steps
-    }
-
-    func matches(_ body: Data?) -> Bool {
-        switch self {
-        case .string(let matcher):
-            return matcher.matches(body.map { String(decoding: $0, as: UTF8.self) } ?? (matcherWantsAbsent(matcher) ? nil : ""))
-        case .equalToJson(let expected, let ignoreArrayOrder, let ignoreExtraElements):
-            guard let body, let actual = try? JSONDecoder().decode(JSONValue.self, from: body) else { return false }
-            return Self.jsonEqual(expected, actual, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtraElements)
-        case .jsonPath(let path, let expected):
-            guard let body, var value = try? JSONDecoder().decode(JSONValue.self, from: body) else { return false }
-            for step in path {
-                let next: JSONValue? =
-                    switch step {
-                    case .key(let key): value[key]
-                    case .index(let index): value[index]
-                    }
-                guard let next else { return false }
-                value = next
-            }
-            guard let expected else { return value != .null }
-            switch value {
-            case .string(let text): return text == expected
-            case .integer(let number): return String(number) == expected
-            case .double(let number): return Double(expected) == number
-            case .bool(let flag): return String(flag) == expected
-            default: return false
-            }
+        let ignoreArrayOrder = try flag(object["ignoreArrayOrder"], at: pointer + "/ignoreArrayOrder")
+        let ignoreExtraElements = try flag(object["ignoreExtraElements"], at: pointer + "/ignoreExtraElements")
+        do throws(TextRegex.SyntaxError) {
+            return try JSONEquality(expected: expected, ignoreArrayOrder: ignoreArrayOrder, ignoreExtraElements: ignoreExtraElements)
+        } catch {
+            throw WireMockMappingError(pointer: pointer + "/equalToJson", message: "a ${json-unit.regex} placeholder: \(error.message)")
         }
     }
 
-    private func matcherWantsAbsent(_ matcher: WireMockStringMatcher) -> Bool {
-        if case .absent = matcher { return true }
-        return false
-    }
-
-    static func jsonEqual(_ expected: JSONValue, _ actual: JSONValue, ignoreArrayOrder: Bool, ignoreExtra: Bool) -> Bool {
-        switch (expected, actual) {
-        case (.object(let wanted), .object(let got)):
-            if !ignoreExtra, Set(wanted.keys) != Set(got.keys) { return false }
-            return wanted.allSatisfy { key, value in
-                got[key].map { jsonEqual(value, $0, ignoreArrayOrder: ignoreArrayOrder, ignoreExtra: ignoreExtra) } ?? false
+    /// `matchesJsonPath`: `"$.path"`, or `{"expression": "$.path", <matcher>}`.
+    private static func jsonPath(_ operand: JSONValue, at pointer: String) throws(WireMockMappingError) -> ValueMatcher {
+        func compile(_ text: String, at pointer: String) throws(WireMockMappingError) -> JSONPath {
+            do throws(JSONPath.ParseError) {
+                return try JSONPath(text)
+            } catch {
+                throw WireMockMappingError(pointer: pointer, message: error.description)
             }
-        case (.array(let wanted), .array(let got)):
-            if !ignoreExtra, wanted.count != got.count { return false }
-            if !ignoreArrayOrder {
-                guard wanted.count <= got.count else { return false }
-                if ignoreExtra {
-                    // Extra elements may follow: the expected ones come first, in order.
-                    return zip(wanted, got).allSatisfy { jsonEqual($0, $1, ignoreArrayOrder: false, ignoreExtra: true) }
-                }
-                return zip(wanted, got).allSatisfy { jsonEqual($0, $1, ignoreArrayOrder: false, ignoreExtra: false) }
+        }
+        switch operand {
+        case .string(let expression):
+            return .jsonPath(try compile(expression, at: pointer), nil)
+        case .object(var form):
+            guard case .string(let expression)? = form.removeValue(forKey: "expression") else {
+                throw WireMockMappingError(pointer: pointer, message: "needs \"expression\": \"$.path\" beside its matcher")
             }
-            var remaining = got
-            for element in wanted {
-                guard
-                    let index = remaining.firstIndex(where: {
-                        jsonEqual(element, $0, ignoreArrayOrder: true, ignoreExtra: ignoreExtra)
-                    })
-                else { return false }
-                remaining.remove(at: index)
-            }
-            return true
+            let path = try compile(expression, at: pointer + "/expression")
+            guard !form.isEmpty else { return .jsonPath(path, nil) }
+            return .jsonPath(path, try matcher(.object(form), at: pointer))
         default:
-            return expected == actual
+            throw WireMockMappingError(pointer: pointer, message: "expected \"$.path\" or {\"expression\": …}, got \(operand)")
         }
     }
 }

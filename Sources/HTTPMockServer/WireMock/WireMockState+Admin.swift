@@ -6,17 +6,12 @@ import HTTPMock
 // metadata queries, removal by request pattern, imports, the mappings files saved.
 
 extension WireMockState {
-    /// The mapping whose id is `id`.
-    func mapping(_ id: UUID) -> WireMockMapping? {
-        contents.withLockedValue { contents in contents.entries.first { $0.mapping.id == id }?.mapping }
-    }
-
     /// The mappings whose ids `ids` lists, by id (one pass over the mappings).
     func mappings(_ ids: Set<UUID>) -> [UUID: WireMockMapping] {
         guard !ids.isEmpty else { return [:] }
         return contents.withLockedValue { contents in
             var found: [UUID: WireMockMapping] = [:]
-            for entry in contents.entries where ids.contains(entry.mapping.id) { found[entry.mapping.id] = entry.mapping }
+            for id in ids { if let entry = contents.entries[id] { found[id] = entry.mapping } }
             return found
         }
     }
@@ -26,26 +21,26 @@ extension WireMockState {
     func remove(_ ids: Set<UUID>, from mock: HTTPMock) -> [WireMockMapping] {
         guard !ids.isEmpty else { return [] }
         return contents.withLockedValue { contents in
-            let removed = contents.entries.filter { ids.contains($0.mapping.id) }
+            let removed = ids.compactMap { contents.entries[$0] }
             mock.removeAdminRoutes(Set(removed.map(\.order)))
-            contents.entries.removeAll { ids.contains($0.mapping.id) }
+            for entry in removed { contents.forget(entry.mapping.id) }
             return removed.map(\.mapping)
         }
     }
 
     /// The mappings whose metadata `pattern` matches (its JSON text, as WireMock matches it);
     /// mappings without metadata never match.
-    func mappings(withMetadata pattern: WireMockBodyPattern) -> [WireMockMapping] {
+    func mappings(withMetadata pattern: ValueMatcher) -> [WireMockMapping] {
         mappings.filter { mapping in
-            guard let metadata = mapping.json["metadata"], metadata != .null else { return false }
-            return pattern.matches(AdminAPI.encoded(metadata))
+            guard let metadata = mapping.metadata else { return false }
+            return pattern.matches(AdminAPI.metadataInput(metadata))
         }
     }
 
     /// Checks that `mapping`'s response can be made (a body file that exists) without adding it.
     func check(_ mapping: WireMockMapping) throws(WireMockMappingError) {
-        let files = contents.withLockedValue { $0.files }
-        _ = try WireMockResponse.make(mapping.response, files: files)
+        let (files, global) = contents.withLockedValue { ($0.files, $0.globalTemplating) }
+        _ = try mapping.route(files: files, globalTemplating: global)
     }
 
     /// Makes `mappings` the ones `POST /__admin/mappings/reset` brings back in place of those

@@ -208,7 +208,11 @@ struct XPathMatcher: CustomValueMatching {
             guard let nodes = xpath.selectNodes(in: tree) else {
                 return "expected \(description), got \(ValueMatcherText.short(text)) (the expression does not select nodes)"
             }
-            if nodes.isEmpty { return "expected \(description), got \(ValueMatcherText.short(text)) (no node matches)" }
+            if nodes.isEmpty {
+                let undeclared = xpath.namespaces == nil && !xpath.expression.prefixes.isEmpty
+                let why = undeclared ? "the prefix \(xpath.expression.prefixes[0]) is not declared in xPathNamespaces" : "no node matches"
+                return "expected \(description), got \(ValueMatcherText.short(text)) (\(why))"
+            }
             let found = nodes.prefix(3).map { "\"\(ValueMatcherText.short(XMLPrinter.text(of: $0, in: tree)))\"" }.joined(separator: ", ")
             return "expected \(description), got \(found)\(nodes.count > 3 ? " and \(nodes.count - 3) more" : "")"
         }

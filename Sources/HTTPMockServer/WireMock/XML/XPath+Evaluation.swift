@@ -196,8 +196,8 @@ struct XPathEvaluator {
             // The principal node type: attributes on the attribute axis, elements elsewhere.
             guard node.kind == (axis == .attribute ? .attribute : .element) else { return false }
             guard let namespaces else {
-                // Read without namespaces: names as written.
-                return local == "*" || node.name == local
+                // Read without namespaces: names as written; a prefix is undeclared (no match, as in WireMock).
+                return prefix == nil && (local == "*" || node.name == local)
             }
             let uri = prefix.flatMap { namespaces[$0] }
             if prefix != nil, uri == nil { return false }

@@ -1,0 +1,210 @@
+#if Server
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import HTTPMock
+@testable import HTTPMockServer
+import Testing
+
+/// Sends `method path` (with `body` and `headers`) to `server`; status, reason phrase, headers, body.
+private func exchange(
+    _ server: HTTPMockServer, _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:]
+) async throws -> (status: Int, headers: [String: String], text: String) {
+    var request = URLRequest(url: URL(string: server.baseURL.absoluteString + path)!)
+    request.httpMethod = method
+    request.httpBody = body.map { Data($0.utf8) }
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await makePlainSession().data(for: request)
+    let http = try #require(response as? HTTPURLResponse)
+    var fields: [String: String] = [:]
+    for (name, value) in http.allHeaderFields {
+        if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+    }
+    return (http.statusCode, fields, String(decoding: data, as: UTF8.self))
+}
+
+/// Posts a mapping to the admin API; the status and body of the answer.
+private func post(_ server: HTTPMockServer, mapping: String) async throws -> (status: Int, text: String) {
+    let answer = try await exchange(server, "POST", "/__admin/mappings", body: mapping, headers: ["Content-Type": "application/json"])
+    return (answer.status, answer.text)
+}
+
+private func serving<T>(_ mock: HTTPMock, _ body: (HTTPMockServer) async throws -> T) async throws -> T {
+    let server = try await mock.startServer(admin: true)
+    do {
+        let result = try await body(server)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+@Suite("WireMock mappings: webhooks, proxying, refusals, files, distance (SPEC §22)", .serialized, .timeLimit(.minutes(2)))
+struct WireMockMatchingTests {
+    @Test("a webhook goes out after the response, with its method, headers and body")
+    func webhookAfterTheResponse() async throws {
+        let target = HTTPMock()
+        target.logHandler = nil
+        target.addResponses(forPath: "/hook", host: "**", method: .put, responses: [.empty(status: .noContent, lifetime: .eternal)])
+        let receiver = try await target.startServer()
+        defer { Task { await receiver.stop() } }
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try await serving(mock) { server in
+            let mapping = """
+                {"request": {"urlPath": "/order"}, "response": {"status": 201, "body": "created"},
+                 "postServeActions": [{"name": "webhook", "parameters": {"method": "PUT", "url": "\(receiver.baseURL.absoluteString)/hook",
+                   "headers": {"X-Event": "order"}, "body": "{\\"id\\": 1}"}}]}
+                """
+            #expect(try await post(server, mapping: mapping).status == 201)
+            #expect(target.recordedRequests.isEmpty)
+            let answer = try await exchange(server, "GET", "/order")
+            #expect(answer.status == 201 && answer.text == "created")
+            let hook = try await target.waitForRequest(to: "/hook", timeout: 20).request
+            #expect(hook.method == .put)
+            #expect(hook.headers["X-Event"] == "order")
+            #expect(hook.body == Data(#"{"id": 1}"#.utf8))
+        }
+    }
+
+    @Test("proxyBaseUrl with added and removed request headers and a path prefix removed")
+    func proxyAdjustments() async throws {
+        let upstream = HTTPMock()
+        upstream.logHandler = nil
+        upstream.addResponses(forPath: "/v2/users/1", host: "**", responses: [.plaintext("from upstream", lifetime: .eternal)])
+        let origin = try await upstream.startServer()
+        defer { Task { await origin.stop() } }
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try await serving(mock) { server in
+            let mapping = """
+                {"request": {"urlPathPattern": "/legacy/.*"},
+                 "response": {"proxyBaseUrl": "\(origin.baseURL.absoluteString)/v2", "proxyUrlPrefixToRemove": "/legacy",
+                              "additionalProxyRequestHeaders": {"X-Proxied": "yes"}, "removeProxyRequestHeaders": ["X-Secret"]}}
+                """
+            #expect(try await post(server, mapping: mapping).status == 201)
+            let answer = try await exchange(server, "GET", "/legacy/users/1", headers: ["X-Secret": "s", "X-Kept": "k"])
+            #expect(answer.text == "from upstream")
+            let forwarded = try #require(upstream.recordedRequests.last?.request)
+            #expect(forwarded.url.path == "/v2/users/1")
+            #expect(forwarded.headers["X-Proxied"] == "yes")
+            #expect(forwarded.headers["X-Secret"] == nil)
+            #expect(forwarded.headers["X-Kept"] == "k")
+        }
+    }
+
+    @Test(
+        "what HTTPMock cannot honour is a 422 naming the field, and nothing is registered",
+        arguments: [
+            (#"{"request": {"customMatcher": {"name": "is-admin"}}}"#, "/request/customMatcher"),
+            (#"{"request": {"bodyPatterns": [{"matchesJsonSchema": {"type": "object"}}]}}"#, "/request/bodyPatterns/0/matchesJsonSchema"),
+            (#"{"request": {"url": "/a"}, "fromConfiguredStub": true}"#, "/fromConfiguredStub"),
+            (#"{"request": {"url": "/a"}, "postServeActions": [{"name": "kafka-publisher"}]}"#, "the extension kafka-publisher"),
+            (#"{"request": {"urlPathPattern": "/users/{id}"}}"#, "/request/urlPathPattern"),
+            (#"{"request": {"bodyPatterns": [{"matchesXPath": "//["}]}}"#, "/request/bodyPatterns/0/matchesXPath"),
+            (#"{"request": {"bodyPatterns": [{"matchesJsonPath": "$.a[?(@.b ==]"}]}}"#, "/request/bodyPatterns/0/matchesJsonPath"),
+            (#"{"request": {"url": "/a"}, "response": {"statusMessage": "OK\r\nX-Evil: 1"}}"#, "/response/statusMessage"),
+            (#"{"request": {"headers": {"X": {"equalTo": "a", "contains": "b"}}}}"#, "/request/headers/X"),
+        ])
+    func refusals(mapping: String, fragment: String) async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try await serving(mock) { server in
+            let answer = try await post(server, mapping: mapping)
+            #expect(answer.status == 422, "\(mapping)")
+            #expect(answer.text.contains(fragment), "\(answer.text)")
+            #expect(mock.adminRouteStates.isEmpty)
+        }
+    }
+
+    @Test("a mapping file that is not JSON is named with its line and column; comments and single quotes are fine")
+    func fileErrorsByLine() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wiremock-lines-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("// a comment\n{ 'request': { 'url': '/a' }, /* trailing */ \"response\": { \"body\": \"a\" } }\n".utf8)
+            .write(to: root.appendingPathComponent("mappings/good.json"))
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try mock.loadWireMock(from: root)
+        #expect(mock.adminRouteStates.count == 1)
+        try Data("{\n  \"request\": { \"url\": \"/b\" },\n  \"response\": { \"body\": \"b\", }\n}\n".utf8)
+            .write(to: root.appendingPathComponent("mappings/trailing-comma.json"))
+        let other = HTTPMock()
+        other.logHandler = nil
+        let error = #expect(throws: HTTPMockError.self) { try other.loadWireMock(from: root) }
+        #expect(error?.message.contains("mappings/trailing-comma.json:3:") == true, "\(String(describing: error))")
+        #expect(other.adminRouteStates.isEmpty)
+    }
+
+    @Test("the distance of a mapping from a request: 0 when it matches, growing with what differs")
+    func distance() throws {
+        let mapping = try WireMockMapping.parse(
+            try JSONReader.parse(
+                #"{"request": {"method": "POST", "urlPath": "/orders", "headers": {"Accept": {"equalTo": "application/json"}}}}"#))
+        func request(_ method: HTTPMethod, _ path: String, accept: String) -> MockRequest {
+            MockRequest(method: method, url: URL(string: "http://localhost" + path)!, headers: ["Accept": accept], body: nil)
+        }
+        let exact = mapping.distance(to: request(.post, "/orders", accept: "application/json"))
+        let header = mapping.distance(to: request(.post, "/orders", accept: "application/xml"))
+        let method = mapping.distance(to: request(.get, "/orders", accept: "application/xml"))
+        let url = mapping.distance(to: request(.get, "/invoices", accept: "text/html"))
+        #expect(exact == 0)
+        #expect(0 < header && header < method && method < url && url <= 1, "\(header) \(method) \(url)")
+        #expect(
+            mapping.misses(request(.get, "/orders", accept: "application/xml")).map(\.line) == [
+                "method: expected POST, got GET", #"headers.Accept: expected equalTo "application/json", got "application/xml""#,
+            ])
+    }
+
+    @Test("a URL pattern is indexed by its literal prefix: a request elsewhere never evaluates it")
+    func indexedByPrefix() throws {
+        let regex = try TextRegex("/api/v1/users/[0-9]+")
+        #expect(WireMockRequestPattern.prefixRoutePath(regex, includesQuery: false) == "/api/v1/users/**")
+        #expect(WireMockRequestPattern.prefixRoutePath(try TextRegex("/api/us[a-z]+"), includesQuery: false) == "/api/us*/**")
+        #expect(WireMockRequestPattern.prefixRoutePath(try TextRegex("/search\\?q=.*"), includesQuery: true) == "/search")
+        #expect(WireMockRequestPattern.prefixRoutePath(try TextRegex("(?i)/API/.*"), includesQuery: false) == "/**")
+        #expect(WireMockRequestPattern.prefixRoutePath(try TextRegex("/exact"), includesQuery: false) == "/exact")
+        #expect(try WireMockRequestPattern.templateRoutePath("/c/{id}/o/{orderId}", at: "").0 == "/c/:id/o/:orderId")
+        #expect(WireMockRequestPattern.literalRoutePath("/files/*/:x") == "/files/%2A/%3Ax")
+    }
+
+    @Test("equal priorities: the newest matching mapping answers, whatever its specificity (WireMock's order); priority first")
+    func newestMappingAnswers() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try await serving(mock) { server in
+            let older =
+                #"{"request": {"method": "GET", "urlPath": "/order", "headers": {"X-Tenant": {"equalTo": "a"}}}, "response": {"body": "older"}}"#
+            let newer =
+                #"{"id": "00000000-0000-4000-8000-0000000000b2", "request": {"urlPathPattern": "/ord.*"}, "response": {"body": "newer"}}"#
+            #expect(try await post(server, mapping: older).status == 201)
+            #expect(try await post(server, mapping: newer).status == 201)
+            // The older mapping is more specific (a literal path, a method, a header): WireMock
+            // still answers with the newer one.
+            #expect(try await exchange(server, "GET", "/order", headers: ["X-Tenant": "a"]).text == "newer")
+            let preferred = #"{"priority": 1, "request": {"urlPath": "/order"}, "response": {"body": "priority 1"}}"#
+            #expect(try await post(server, mapping: preferred).status == 201)
+            let newest = #"{"request": {"urlPath": "/order"}, "response": {"body": "newest, priority 5"}}"#
+            #expect(try await post(server, mapping: newest).status == 201)
+            #expect(try await exchange(server, "GET", "/order").text == "priority 1")
+            // Without the priority-1 mapping the newest answers again, then the one before it.
+            let listed = try await exchange(server, "GET", "/__admin/mappings")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(listed.text.utf8)) as? [String: Any])
+            let mappings = try #require(json["mappings"] as? [[String: Any]])
+            let priorityOne = try #require(mappings.first { ($0["priority"] as? Int) == 1 }?["id"] as? String)
+            let newestID = try #require(
+                mappings.first { ($0["response"] as? [String: Any])?["body"] as? String == "newest, priority 5" }?["id"] as? String)
+            #expect(try await exchange(server, "DELETE", "/__admin/mappings/" + priorityOne).status == 200)
+            #expect(try await exchange(server, "GET", "/order").text == "newest, priority 5")
+            #expect(try await exchange(server, "DELETE", "/__admin/mappings/" + newestID).status == 200)
+            #expect(try await exchange(server, "GET", "/order", headers: ["X-Tenant": "a"]).text == "newer")
+            #expect(try await exchange(server, "DELETE", "/__admin/mappings/00000000-0000-4000-8000-0000000000b2").status == 200)
+            #expect(try await exchange(server, "GET", "/order", headers: ["X-Tenant": "a"]).text == "older")
+        }
+    }
+}
+#endif
