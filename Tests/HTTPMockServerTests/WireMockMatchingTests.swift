@@ -206,5 +206,35 @@ struct WireMockMatchingTests {
             #expect(try await exchange(server, "GET", "/order", headers: ["X-Tenant": "a"]).text == "older")
         }
     }
+
+    @Test("what real files write and WireMock 2.35.1 loads: priority 0, a status as a string, basicAuth, caseInsensitive beside matches")
+    func wireMockLeniencies() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try await serving(mock) { server in
+            // Each as a public repository's mapping file writes it; each compared with the jar.
+            let zero = #"{"priority": 0, "request": {"urlPath": "/lenient"}, "response": {"status": "400", "body": "priority 0"}}"#
+            let one = #"{"priority": "1", "request": {"urlPath": "/lenient"}, "response": {"body": "priority 1"}}"#
+            let basic =
+                #"{"request": {"urlPath": "/basic", "basicAuth": {"username": "tony", "password": "password"}}, "response": {"body": "signed in"}}"#
+            let bearer =
+                #"{"request": {"urlPath": "/bearer", "headers": {"Authorization": {"matches": "^Bearer\\s.*", "caseInsensitive": true}}}, "response": {"body": "bearer"}}"#
+            for mapping in [zero, one, basic, bearer] {
+                let posted = try await post(server, mapping: mapping)
+                #expect(posted.status == 201, "\(mapping) → \(posted.text)")
+            }
+            let lenient = try await exchange(server, "GET", "/lenient")
+            #expect(lenient.status == 400 && lenient.text == "priority 0")
+            #expect(
+                try await exchange(server, "GET", "/basic", headers: ["Authorization": "Basic dG9ueTpwYXNzd29yZA=="]).text == "signed in")
+            #expect(try await exchange(server, "GET", "/basic").status == 404)
+            #expect(try await exchange(server, "GET", "/bearer", headers: ["Authorization": "Bearer tok"]).text == "bearer")
+            // Still refused, naming the field: a negative priority, a status that is no number.
+            let negative = try await post(server, mapping: #"{"priority": -1, "request": {"url": "/x"}, "response": {}}"#)
+            #expect(negative.status == 422 && negative.text.contains("priority"), "\(negative.text)")
+            let word = try await post(server, mapping: #"{"request": {"url": "/x"}, "response": {"status": "OK"}}"#)
+            #expect(word.status == 422 && word.text.contains("status"), "\(word.text)")
+        }
+    }
 }
 #endif

@@ -17,7 +17,7 @@ struct WireMockRequestPattern: Sendable {
 
     static let keys: Set<String> = [
         "method", "url", "urlPath", "urlPattern", "urlPathPattern", "urlPathTemplate", "pathParameters", "queryParameters",
-        "formParameters", "headers", "cookies", "basicAuthCredentials", "host", "scheme", "port", "clientIp", "bodyPatterns",
+        "formParameters", "headers", "cookies", "basicAuthCredentials", "basicAuth", "host", "scheme", "port", "clientIp", "bodyPatterns",
         "multipartPatterns", "customMatcher",
     ]
 
@@ -109,17 +109,23 @@ struct WireMockRequestPattern: Sendable {
         for (name, matcher) in try named(object["headers"], at: pointer + "/headers") {
             conditions.append(.init(.header(name), matcher, label: "headers.\(name)"))
         }
-        if let credentials = object["basicAuthCredentials"] {
+        // `basicAuth` is the older name WireMock 2 still reads.
+        if object["basicAuthCredentials"] != nil, object["basicAuth"] != nil {
+            throw WireMockMappingError(
+                pointer: pointer + "/basicAuth", message: "give basicAuthCredentials or basicAuth (its older name), not both")
+        }
+        let credentialsKey = object["basicAuth"] != nil ? "basicAuth" : "basicAuthCredentials"
+        if let credentials = object[credentialsKey] {
             guard case .object(let pair) = credentials, case .string(let user)? = pair["username"],
                 case .string(let password)? = pair["password"]
             else {
                 throw WireMockMappingError(
-                    pointer: pointer + "/basicAuthCredentials",
+                    pointer: pointer + "/" + credentialsKey,
                     message: "needs {\"username\": \"…\", \"password\": \"…\"}, got \(credentials)")
             }
             let header = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
             conditions.append(
-                .init(.header("Authorization"), .single(.equalTo(header, caseInsensitive: true)), label: "basicAuthCredentials"))
+                .init(.header("Authorization"), .single(.equalTo(header, caseInsensitive: true)), label: credentialsKey))
         }
         for (name, matcher) in try named(object["queryParameters"], at: pointer + "/queryParameters") {
             conditions.append(.init(.query(name), matcher, label: "queryParameters.\(name)"))

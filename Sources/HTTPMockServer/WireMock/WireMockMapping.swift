@@ -61,8 +61,10 @@ struct WireMockMapping: Sendable {
         let webhooks = try WireMockWebhook.parse(object)
         var priority: Int?
         if let given = object["priority"] {
-            guard case .integer(let number) = given, number >= 1 else {
-                throw WireMockMappingError(pointer: "/priority", message: "priority must be an integer ≥ 1, got \(given)")
+            // WireMock takes any integer (0 sorts before 1), also written as a string.
+            guard let number = WireMockMatchers.javaInteger(given), number >= 0 else {
+                throw WireMockMappingError(
+                    pointer: "/priority", message: "priority must be an integer ≥ 0 (1 is the highest WireMock documents), got \(given)")
             }
             priority = number
         }

@@ -41,6 +41,16 @@ enum WireMockMatchers {
         "customMatcher": "customMatcher needs a WireMock extension (Java code), which HTTPMock cannot run",
     ]
 
+    /// An integer as Jackson reads one into a Java `int` field: a JSON integer, or a string
+    /// holding one (`"400"`); `nil` for anything else.
+    static func javaInteger(_ value: JSONValue) -> Int? {
+        switch value {
+        case .integer(let number): return number
+        case .string(let text): return Int(text.trimmingCharacters(in: .whitespaces))
+        default: return nil
+        }
+    }
+
     /// A matcher object: one operator and its modifiers.
     static func matcher(_ value: JSONValue, at pointer: String) throws(WireMockMappingError) -> ValueMatcher {
         guard case .object(let raw) = value else {
@@ -59,7 +69,9 @@ enum WireMockMatchers {
                     : "a matcher has one operator; got \(present.joined(separator: ", "))")
         }
         let allowed = operators[name] ?? []
-        for key in object.keys.sorted() where key != name && !allowed.contains(key) {
+        // WireMock reads `caseInsensitive` beside any operator and uses it for equalTo only
+        // (real files carry it beside `matches`): taken, and ignored elsewhere, as there.
+        for key in object.keys.sorted() where key != name && !allowed.contains(key) && key != "caseInsensitive" {
             throw WireMockMappingError(pointer: pointer + "/" + key, message: "unsupported field \(key) for \(name)")
         }
         let operand = object[name] ?? .null

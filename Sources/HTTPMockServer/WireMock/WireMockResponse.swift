@@ -54,7 +54,8 @@ struct WireMockResponse: Sendable {
         var response = WireMockResponse()
         response.raw = object
         if let status = object["status"] {
-            guard case .integer(let code) = status, (100...599).contains(code) else {
+            // Jackson (WireMock) takes a number written as a string ("400") too.
+            guard let code = WireMockMatchers.javaInteger(status), (100...599).contains(code) else {
                 throw WireMockMappingError(pointer: "/response/status", message: "status must be an HTTP status (100...599), got \(status)")
             }
             response.status = code
