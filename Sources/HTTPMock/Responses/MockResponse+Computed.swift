@@ -64,4 +64,7 @@ struct DynamicHandler: Sendable {
     /// in-process transport runs ``handler``; the server streams the upstream answer through
     /// instead (``ServedAnswer/forward(_:)``), with bounded memory.
     var forwardBase: URL? = nil
+    /// For a forward that changes the request first (WireMock's proxy request adjustments): the
+    /// change, applied before the server streams it too.
+    var forwardAdjust: (@Sendable (MockRequest) -> MockRequest)? = nil
 }

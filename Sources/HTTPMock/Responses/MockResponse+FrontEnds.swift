@@ -38,8 +38,9 @@ extension MockResponse {
     package static func forwarding(
         to baseURL: URL, delivery: Delivery = .instant, adjusting adjust: @escaping @Sendable (MockRequest) -> MockRequest
     ) -> MockResponse {
-        .dynamic(lifetime: .eternal, delivery: delivery) { request in
-            try await Forwarding.send(adjust(request), to: baseURL)
-        }
+        var handler = DynamicHandler { request in try await Forwarding.send(adjust(request), to: baseURL) }
+        handler.forwardBase = baseURL
+        handler.forwardAdjust = adjust
+        return MockResponse(payload: .dynamic(handler), lifetime: .eternal, delivery: delivery)
     }
 }

@@ -267,7 +267,8 @@ private struct ServedRun: Sendable {
             return fail(error)
         case .runHandler(let handler, let delivery):
             if let base = handler.forwardBase,
-                let forward = ServedForward(request, base: base, registry: registry, journalID: journalID)
+                let forward = ServedForward(
+                    handler.forwardAdjust?(request) ?? request, base: base, registry: registry, journalID: journalID)
             {
                 // Streamed by the server once its start has come (a delay, a gate).
                 return await started(ResponsePlan.start(of: delivery, defaultDelay: settings.defaultDelay)) ?? .forward(forward)
