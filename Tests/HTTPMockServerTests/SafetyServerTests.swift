@@ -135,7 +135,9 @@ struct SafetyServerTests {
             port: port, "POST \(path) HTTP/1.1\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)", timeout: 30)
     }
 
-    @Test("a web page of another origin cannot drive the admin API: Origin, Sec-Fetch-Site, a browser's non-JSON bodies and foreign Hosts are refused; other clients' text/plain is taken, as WireMock takes it")
+    @Test(
+        "a web page of another origin cannot drive the admin API: Origin, Sec-Fetch-Site, a browser's non-JSON bodies and foreign Hosts are refused; other clients' text/plain is taken, as WireMock takes it"
+    )
     func crossOriginRefused() async throws {
         let (_, server) = try await Self.adminServer()
         defer { Task { await server.stop() } }
