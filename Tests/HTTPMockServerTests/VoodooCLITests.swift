@@ -5,17 +5,20 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// Runs curl; returns its standard output (`-w` appends what it is asked for).
-func curl(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["curl", "-s", "--max-time", "10"] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+/// Runs curl on a thread of its own (never blocking Swift's cooperative pool); returns its
+/// standard output (`-w` appends what it is asked for).
+func curl(_ arguments: [String]) async throws -> String {
+    try await blocking {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-s", "--max-time", "10"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
 }
 
 #if JavaScript
@@ -45,26 +48,26 @@ struct VoodooCLITests {
     @Test("run --config answers curl from YAML files: text, template, file, include, scripts, GraphQL; POST /_admin/shutdown exits 0")
     func runAnswersCurl() async throws {
         let (cli, base) = try await start("run")
-        #expect(try curl([base + "/hello"]) == "Hello world")
-        #expect(try curl([base + "/profile/9"]) == #"{"id":"9","role":"admin","team":""}"#)
-        #expect(try curl([base + "/data"]).contains(#""items": [1, 2, 3]"#))
-        #expect(try curl(["-X", "DELETE", "-o", "/dev/null", "-w", "%{http_code}", base + "/included"]) == "204")
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", base + "/old"]).hasPrefix("301 "))
-        let graphQL = try curl([
+        #expect(try await curl([base + "/hello"]) == "Hello world")
+        #expect(try await curl([base + "/profile/9"]) == #"{"id":"9","role":"admin","team":""}"#)
+        #expect(try await curl([base + "/data"]).contains(#""items": [1, 2, 3]"#))
+        #expect(try await curl(["-X", "DELETE", "-o", "/dev/null", "-w", "%{http_code}", base + "/included"]) == "204")
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", base + "/old"]).hasPrefix("301 "))
+        let graphQL = try await curl([
             "-X", "POST", "-H", "Content-Type: application/json", "-d", #"{"query":"query Hero { hero { name friends { name } } }"}"#,
             base + "/graphql",
         ])
         #expect(graphQL.contains("R2-D2"))
-        let operations = try curl([
+        let operations = try await curl([
             "-G", "--data-urlencode", "query=query Heroes { heroes { name } } query Villains { villains { name } }", base + "/graphql",
         ])
         #expect(operations.contains("Vader"))
         #if JavaScript
-        let echoed = try curl(["-X", "POST", "-d", #"{"name":"Lin"}"#, base + "/echo?tag=t"])
+        let echoed = try await curl(["-X", "POST", "-d", #"{"name":"Lin"}"#, base + "/echo?tag=t"])
         #expect(echoed.contains(#""name":"Lin""#) && echoed.contains(#""count":1"#))
-        #expect(try curl([base + "/greet/Bo"]) == "Hello Bo (0 visits)")
+        #expect(try await curl([base + "/greet/Bo"]) == "Hello Bo (0 visits)")
         #endif
-        #expect(try curl(["-X", "POST", base + "/_admin/shutdown"]).contains("Shutting down"))
+        #expect(try await curl(["-X", "POST", base + "/_admin/shutdown"]).contains("Shutting down"))
         #expect(try await cli.waitForExit() == 0)
     }
 
@@ -79,7 +82,7 @@ struct VoodooCLITests {
         let (cli, base) = try await start("serve", extra: ["--port-range", "41731-41760"])
         let port = try #require(Self.port(in: base))
         #expect(port > blockedPort && port <= 41760)
-        #expect(try curl([base + "/hello"]) == "Hello world")
+        #expect(try await curl([base + "/hello"]) == "Hello world")
         kill(cli.process.processIdentifier, SIGTERM)
         kill(blocker.process.processIdentifier, SIGTERM)
         #expect(try await cli.waitForExit() == 0)

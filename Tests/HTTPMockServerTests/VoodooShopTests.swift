@@ -77,8 +77,8 @@ final class SeparatedCLI: @unchecked Sendable {
 }
 
 /// curl with its status code and headers: `-i` output split into head and body.
-func curlExchange(_ arguments: [String]) throws -> (status: Int, head: String, body: String) {
-    let text = try curl(["-i"] + arguments)
+func curlExchange(_ arguments: [String]) async throws -> (status: Int, head: String, body: String) {
+    let text = try await curl(["-i"] + arguments)
     let parts = text.components(separatedBy: "\r\n\r\n")
     let head = parts.first ?? ""
     let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
@@ -88,7 +88,7 @@ func curlExchange(_ arguments: [String]) throws -> (status: Int, head: String, b
 /// Runs `count` curl processes at once.
 func curlConcurrently(_ count: Int, _ arguments: [String]) async throws {
     try await withThrowingTaskGroup(of: String.self) { group in
-        for _ in 0..<count { group.addTask { try await blocking { try curl(arguments) } } }
+        for _ in 0..<count { group.addTask { try await curl(arguments) } }
         for try await _ in group {}
     }
 }
@@ -127,58 +127,60 @@ struct VoodooShopCLITests {
         // The script that does not compile: named with its file and line on stderr, 500 with the same message.
         let warning = try #require(cli.standardError.split(separator: "\n").first { $0.contains("warning:") })
         #expect(warning.contains("account.yml:17") && warning.contains("logout"))
-        let logout = try curlExchange(["-X", "POST", url + "/logout"])
+        let logout = try await curlExchange(["-X", "POST", url + "/logout"])
         #expect(logout.status == 500 && warning.hasSuffix(logout.body))
 
         // Partials (a partial that names another) and `~`.
-        let books = try curl([url + "/books"])
+        let books = try await curl([url + "/books"])
         #expect(books.contains(#"{"id": "1000-02", "title": "Emma", "author": {"name": "Jane Austen"}}"#))
         #expect(books.contains(#""server": "127.0.0.1:\#(base.port ?? 0)""#))
-        #expect(try curl([url + "/welcome"]) == "Welcome to The Book Nook")
-        #expect(try curl([url + "/book/1000-01"]).contains(#""author": {"name": "Frank Herbert"}"#))
-        let health = try curlExchange([url + "/health"])
+        #expect(try await curl([url + "/welcome"]) == "Welcome to The Book Nook")
+        #expect(try await curl([url + "/book/1000-01"]).contains(#""author": {"name": "Frank Herbert"}"#))
+        let health = try await curlExchange([url + "/health"])
         #expect(health.status == 204 && !health.head.lowercased().contains("content-type"))
 
         // Script input: a repeated header is an array, the body is bytes, a cache miss is null.
-        #expect(try curl(["-H", "X-Trace: a1", "-H", "X-Trace: b2", url + "/trace"]) == #"{"trace":["a1","b2"]}"#)
-        #expect(try curl(["-H", "X-Trace: once", url + "/trace"]) == #"{"trace":"once"}"#)
+        #expect(try await curl(["-H", "X-Trace: a1", "-H", "X-Trace: b2", url + "/trace"]) == #"{"trace":["a1","b2"]}"#)
+        #expect(try await curl(["-H", "X-Trace: once", url + "/trace"]) == #"{"trace":"once"}"#)
         let bytes = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-bytes-\(UUID().uuidString)")
         try Data((0...255).map { UInt8($0) } + [0, 255]).write(to: bytes)
         defer { try? FileManager.default.removeItem(at: bytes) }
-        #expect(try curl(["--data-binary", "@" + bytes.path, url + "/upload"]) == #"{"json":null,"length":258,"sum":32895}"#)
+        #expect(try await curl(["--data-binary", "@" + bytes.path, url + "/upload"]) == #"{"json":null,"length":258,"sum":32895}"#)
         #expect(
-            try curl(["-H", "Content-Type: application/json", "-d", #"{"a":[1,2]}"#, url + "/upload"]).contains(#""json":{"a":[1,2]}"#))
-        #expect(try curl([url + "/profile"]) == "Hello null")
-        #expect(try curl(["-d", "user=ada", url + "/login"]) == #"{"token":"token-ada"}"#)
-        #expect(try curl([url + "/profile"]) == "Hello ada")
+            try await curl(["-H", "Content-Type: application/json", "-d", #"{"a":[1,2]}"#, url + "/upload"]).contains(
+                #""json":{"a":[1,2]}"#))
+        #expect(try await curl([url + "/profile"]) == "Hello null")
+        #expect(try await curl(["-d", "user=ada", url + "/login"]) == #"{"token":"token-ada"}"#)
+        #expect(try await curl([url + "/profile"]) == "Hello ada")
 
         // 32 concurrent adds all count; emptying the cart answers no body and no Content-Type.
         try await curlConcurrently(32, ["-X", "POST", url + "/cart/items"])
-        #expect(try curl([url + "/cart"]) == #"{"count":32}"#)
-        let emptied = try curlExchange(["-X", "DELETE", url + "/cart"])
+        #expect(try await curl([url + "/cart"]) == #"{"count":32}"#)
+        let emptied = try await curlExchange(["-X", "DELETE", url + "/cart"])
         #expect(emptied.status == 200 && emptied.body.isEmpty && !emptied.head.lowercased().contains("content-type"))
-        #expect(try curl([url + "/cart"]) == #"{"count":0}"#)
+        #expect(try await curl([url + "/cart"]) == #"{"count":0}"#)
 
         // GraphQL: application/graphql bodies; arguments the endpoint does not name are free.
         let graphQL = ["-X", "POST", "-H", "Content-Type: application/graphql", url + "/graphql"]
-        #expect(try curl(["--data", "query Heroes { hero(episode: JEDI) { name } }"] + graphQL).contains("R2-D2"))
-        #expect(try curl(["--data", "{ villain(film: EMPIRE, first: 1) { name } }"] + graphQL).contains("Vader"))
-        #expect(try curlExchange(["--data", "{ villain(film: JEDI) { name } }"] + graphQL).status == 404)
+        #expect(try await curl(["--data", "query Heroes { hero(episode: JEDI) { name } }"] + graphQL).contains("R2-D2"))
+        #expect(try await curl(["--data", "{ villain(film: EMPIRE, first: 1) { name } }"] + graphQL).contains("Vader"))
+        #expect(try await curlExchange(["--data", "{ villain(film: JEDI) { name } }"] + graphQL).status == 404)
         #expect(
-            try curl(["-G", "--data-urlencode", "query=query Search { search(q: \"x\") { id } }", url + "/graphql"]).contains("search"))
+            try await curl(["-G", "--data-urlencode", "query=query Search { search(q: \"x\") { id } }", url + "/graphql"]).contains(
+                "search"))
 
         // Statuses and headers a script cannot send: 500 naming them, the connection answered.
         for (code, named) in [("1e300", "1e+300"), ("NaN", "NaN"), ("101", "1xx")] {
-            let answer = try curlExchange([url + "/status/" + code])
+            let answer = try await curlExchange([url + "/status/" + code])
             #expect(answer.status == 500 && answer.body.contains(named), "\(code): \(answer)")
         }
-        #expect(try curlExchange([url + "/status/418"]).status == 418)
-        let split = try curlExchange([url + "/header/split"])
+        #expect(try await curlExchange([url + "/status/418"]).status == 418)
+        let split = try await curlExchange([url + "/header/split"])
         #expect(split.status == 500 && split.body.contains("CR, LF") && !split.head.contains("injected"))
-        #expect(try curlExchange([url + "/header/name"]).body.contains("Bad Header"))
+        #expect(try await curlExchange([url + "/header/name"]).body.contains("Bad Header"))
 
         // --file-dir, and URLSession as a client.
-        #expect(try curl([url + "/banner.txt"]) == "Summer sale!\n")
+        #expect(try await curl([url + "/banner.txt"]) == "Summer sale!\n")
         let session = makePlainSession()
         var request = URLRequest(url: base.appendingPathComponent("graphql"))
         request.httpMethod = "POST"
@@ -190,7 +192,7 @@ struct VoodooShopCLITests {
         #expect((configResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Config-Version") == "1.0")
         #expect(String(decoding: config, as: UTF8.self).contains(#""graphQL":true"#))
 
-        #expect(try curl(["-X", "POST", url + "/_admin/shutdown"]).contains("Shutting down"))
+        #expect(try await curl(["-X", "POST", url + "/_admin/shutdown"]).contains("Shutting down"))
         #expect(try await cli.waitForExit() == 0)
         // Standard output is the URL alone; the log went to standard error.
         #expect(cli.standardOutput == url + "\n")

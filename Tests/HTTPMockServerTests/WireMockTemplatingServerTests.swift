@@ -277,12 +277,14 @@ struct WireMockTemplatingCLITests {
         defer { folder.remove() }
         let (cli, base) = try await start(folder)
         defer { cli.process.terminate() }
-        #expect(try curl(["-H", "X-Trace: t-9", base + "/hello/lin?lang=de"]) == "Hello lin (de, ) aGVsbG8&#x3D; aGVsbG8=")
-        #expect(try curl(["-D", "-", "-o", "/dev/null", "-H", "X-Trace: t-9", base + "/hello/lin"]).contains("X-Echo: t-9"))
-        #expect(try curl([base + "/literal"]) == "{{request.path}} is served as written")
-        #expect(try curl(["-X", "POST", "-d", #"{"id":"o-1","items":[1]}"#, base + "/orders"]) == #"{"by":"shop","id":"o-1","items":"1"}"#)
-        #expect(try curl([base + "/files/about"]) == "About about, asked with GET")
-        #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/divide"]) == "500")
+        #expect(try await curl(["-H", "X-Trace: t-9", base + "/hello/lin?lang=de"]) == "Hello lin (de, ) aGVsbG8&#x3D; aGVsbG8=")
+        #expect(try await curl(["-D", "-", "-o", "/dev/null", "-H", "X-Trace: t-9", base + "/hello/lin"]).contains("X-Echo: t-9"))
+        #expect(try await curl([base + "/literal"]) == "{{request.path}} is served as written")
+        #expect(
+            try await curl(["-X", "POST", "-d", #"{"id":"o-1","items":[1]}"#, base + "/orders"]) == #"{"by":"shop","id":"o-1","items":"1"}"#
+        )
+        #expect(try await curl([base + "/files/about"]) == "About about, asked with GET")
+        #expect(try await curl(["-o", "/dev/null", "-w", "%{http_code}", base + "/divide"]) == "500")
         let note = "1 WireMock mapping holds {{ and is served as written (templating off; --global-response-templating to turn it on)"
         #expect(cli.text.components(separatedBy: note).count == 2, "\(cli.text)")
     }
@@ -297,8 +299,8 @@ struct WireMockTemplatingCLITests {
         defer { folder.remove() }
         let (cli, base) = try await start(folder, extra: ["--global-response-templating"])
         defer { cli.process.terminate() }
-        #expect(try curl([base + "/literal"]) == "/literal rendered")
-        #expect(try curl([base + "/hello/ada"]) == "Hello ada (, ) aGVsbG8&#x3D; aGVsbG8=")
+        #expect(try await curl([base + "/literal"]) == "/literal rendered")
+        #expect(try await curl([base + "/hello/ada"]) == "Hello ada (, ) aGVsbG8&#x3D; aGVsbG8=")
         #expect(!cli.text.contains("served as written"))
     }
 
@@ -313,11 +315,11 @@ struct WireMockTemplatingCLITests {
         let base = String(line[line.range(of: "http://")!.lowerBound...]).trimmingCharacters(in: .whitespaces)
         let mapping =
             #"{"request": {"method": "GET", "urlPath": "/echo"}, "response": {"status": 200, "body": "{{request.query.word}} {{upper request.query.word}}"}}"#
-        let posted = try curl([
+        let posted = try await curl([
             "-o", "/dev/null", "-w", "%{http_code}", "-H", "Content-Type: application/json", "-d", mapping, base + "/__admin/mappings",
         ])
         #expect(posted == "201")
-        #expect(try curl([base + "/echo?word=swift"]) == "swift SWIFT")
+        #expect(try await curl([base + "/echo?word=swift"]) == "swift SWIFT")
         #expect(!cli.text.contains("served as written"), "\(cli.text)")
     }
 

@@ -65,6 +65,7 @@ enum ChildScenarios {
         "invalidatedSessionIsReplaced": invalidatedSessionIsReplaced,
         "connectionLostIntMax": connectionLostIntMax,
         "runawayTemplates": runawayTemplates,
+        "runawaySectionThroughURLSession": runawaySectionThroughURLSession,
         "failTestSwallowed": failTestSwallowed,
         "failTestControl": failTestControl,
         "failTestReportedAtDeinit": failTestReportedAtDeinit,

@@ -181,10 +181,11 @@ extension HTTPMock {
             .map { ($0.path, $0) }
             .sorted { $0.0 < $1.0 }
         var loaded: [WireMockMapping] = []
-        let rootPath = directory.standardizedFileURL.path
+        // Files are named from the root (`mappings/orders.json`): the enumerator's URLs extend
+        // the mappings folder's own path, so no per-file standardizing is needed.
+        let base = mappingsFolder.path.hasSuffix("/") ? mappingsFolder.path : mappingsFolder.path + "/"
         for (path, file) in files {
-            let standardized = file.standardizedFileURL.path
-            let display = standardized.hasPrefix(rootPath + "/") ? String(standardized.dropFirst(rootPath.count + 1)) : path
+            let display = path.hasPrefix(base) ? "mappings/" + path.dropFirst(base.count) : path
             loaded += try Self.wireMockMappings(in: file, path: path, display: display)
         }
         var seen: [UUID: String] = [:]

@@ -121,10 +121,12 @@ enum RawClientError: Error {
 
 #if Server
 /// Runs blocking socket work off Swift's cooperative pool (two threads on a two-core machine,
-/// which the server's own tasks need).
+/// which the server's own tasks need), on a thread of its own: on Linux `DispatchQueue.global()`
+/// is the very pool Swift's tasks run on, and it does not grow while its threads block, so a
+/// few blocked reads there stall every suite's tasks and time out in-process requests.
 func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             continuation.resume(with: Result { try body() })
         }
     }

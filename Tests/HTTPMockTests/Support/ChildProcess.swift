@@ -56,12 +56,12 @@ enum ChildProcess {
         let output = Box<Data>(Data())
         let readDone = DispatchSemaphore(value: 0)
         try process.run()
-        DispatchQueue.global().async {
+        Thread.detachNewThread {
             output.value = (try? pipe.fileHandleForReading.readToEnd()) ?? Data()
             readDone.signal()
         }
         let finished = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread.detachNewThread {
                 let deadline = Date().addingTimeInterval(timeout)
                 while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
                 continuation.resume(returning: !process.isRunning)

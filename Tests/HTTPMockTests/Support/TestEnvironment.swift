@@ -31,3 +31,12 @@ enum TestEnvironment {
         return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
     }
 }
+
+/// Runs CPU-bound work (a budget burnt on purpose) on a thread of its own. On Swift's cooperative
+/// pool (two threads on a two-core machine) a few seconds of it, slowed by a busy machine, starve
+/// every other suite's tasks — in-process dynamic handlers then time out (SPEC §23).
+func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+        Thread.detachNewThread { done.resume(with: Result { try body() }) }
+    }
+}
