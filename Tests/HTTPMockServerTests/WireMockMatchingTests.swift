@@ -140,6 +140,33 @@ struct WireMockMatchingTests {
         #expect(other.adminRouteStates.isEmpty)
     }
 
+    @Test("a folder of 300 files is parsed on every core: all load, in file order; the first broken file in order is the one named")
+    func manyFilesLoadInOrder() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wiremock-many-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for index in 0..<300 {
+            let name = String(format: "m%03d.json", index)
+            try Data(#"{"request": {"url": "/item/\#(index)"}, "response": {"body": "\#(index)"}}"#.utf8)
+                .write(to: root.appendingPathComponent("mappings/" + name))
+        }
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try mock.loadWireMock(from: root)
+        #expect(mock.adminRouteStates.count == 300)
+        // Two broken files: the one that sorts first is reported, whichever core read it.
+        try Data("{ \"request\": ".utf8).write(to: root.appendingPathComponent("mappings/m250.json"))
+        try Data(#"{"request": {"url": "/x"}, "response": {"status": "teapot"}}"#.utf8).write(
+            to: root.appendingPathComponent("mappings/m120.json"))
+        for _ in 0..<5 {
+            let other = HTTPMock()
+            other.logHandler = nil
+            let error = #expect(throws: HTTPMockError.self) { try other.loadWireMock(from: root) }
+            #expect(error?.message.contains("mappings/m120.json:1: /response/status") == true, "\(String(describing: error))")
+            #expect(other.adminRouteStates.isEmpty)
+        }
+    }
+
     @Test("the distance of a mapping from a request: 0 when it matches, growing with what differs")
     func distance() throws {
         let mapping = try WireMockMapping.parse(

@@ -184,10 +184,11 @@ extension HTTPMock {
         // Files are named from the root (`mappings/orders.json`): the enumerator's URLs extend
         // the mappings folder's own path, so no per-file standardizing is needed.
         let base = mappingsFolder.path.hasSuffix("/") ? mappingsFolder.path : mappingsFolder.path + "/"
-        for (path, file) in files {
-            let display = path.hasPrefix(base) ? "mappings/" + path.dropFirst(base.count) : path
-            loaded += try Self.wireMockMappings(in: file, path: path, display: display)
+        let named = files.map { path, file in
+            (path: path, file: file, display: path.hasPrefix(base) ? "mappings/" + path.dropFirst(base.count) : path)
         }
+        // Read and parsed on every core; the first file in order with a mistake is reported.
+        for result in Self.parsedConcurrently(named) { loaded += try result.get() }
         var seen: [UUID: String] = [:]
         for mapping in loaded {
             let place = mapping.source.map { "\($0.display):\($0.line)" } ?? ""
@@ -213,6 +214,26 @@ extension HTTPMock {
             $0.fileMappings += loaded
             $0.literalTemplates += literal
         }
+    }
+
+    /// Each file's mappings (or its error), in the order given, read and parsed on every core:
+    /// loading 10,000 files is mostly parsing, which no file shares with another.
+    static func parsedConcurrently(
+        _ files: [(path: String, file: URL, display: String)]
+    ) -> [Result<[WireMockMapping], any Error>] {
+        guard files.count > 64 else {
+            return files.map { item in Result { try wireMockMappings(in: item.file, path: item.path, display: item.display) } }
+        }
+        let results = NIOLockedValueBox([Result<[WireMockMapping], any Error>?](repeating: nil, count: files.count))
+        let slices = min(files.count, ProcessInfo.processInfo.activeProcessorCount * 4)
+        DispatchQueue.concurrentPerform(iterations: slices) { slice in
+            for index in stride(from: slice, to: files.count, by: slices) {
+                let item = files[index]
+                let result = Result { try wireMockMappings(in: item.file, path: item.path, display: item.display) }
+                results.withLockedValue { $0[index] = result }
+            }
+        }
+        return results.withLockedValue { $0.map { $0 ?? .success([]) } }
     }
 
     /// The mappings in one file, each with the line it starts on.
