@@ -66,11 +66,11 @@ def test_unsupported_field_is_422_naming_it(serve):
     use(served)
     answer = requests.post(
         served.base_url + "/__admin/mappings",
-        json={"request": {"method": "GET", "url": "/x", "multipartPatterns": []}, "response": {"status": 200}},
+        json={"request": {"method": "GET", "url": "/x", "customMatcher": {"name": "x"}}, "response": {"status": 200}},
         timeout=10,
     )
     assert answer.status_code == 422
-    assert "multipartPatterns" in answer.text
+    assert "customMatcher" in answer.text
     try:
         Mappings.create_mapping(
             Mapping(request=MappingRequest(method="GET", url="/x"), response=MappingResponse(status=200, transformers=["x"]))
@@ -170,7 +170,7 @@ def test_mapping_files_and_reset_bring_them_back(serve):
     assert requests.get(base + "/hello?lang=en", timeout=10).text == "Hello from a file"
     assert requests.get(base + "/hello?lang=de", timeout=10).status_code == 404
     report = requests.get(base + "/__admin/httpmock/near-misses", timeout=10).json()["nearMisses"][0]["nearMissReport"]
-    assert 'query lang: expected equalTo "en", got de' in report
+    assert 'queryParameters.lang: expected equalTo "en", got "de"' in report
     assert requests.get(base + "/users/7", timeout=10).json() == {"id": 7, "name": "Ada"}
     # priority 1 wins over the pattern, whatever the specificity
     gone = requests.get(base + "/users/42", timeout=10)
