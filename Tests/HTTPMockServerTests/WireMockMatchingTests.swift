@@ -167,6 +167,31 @@ struct WireMockMatchingTests {
         }
     }
 
+    @Test(
+        "a bodyFileName whose file is missing loads (as in WireMock): 500 naming it until the file exists, the folder's other mappings answer"
+    )
+    func missingBodyFile() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wiremock-missing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("mappings"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data(#"{"request": {"url": "/menu"}, "response": {"bodyFileName": "menu.json"}}"#.utf8)
+            .write(to: root.appendingPathComponent("mappings/menu.json"))
+        try Data(#"{"request": {"url": "/ok"}, "response": {"body": "ok"}}"#.utf8).write(
+            to: root.appendingPathComponent("mappings/ok.json"))
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try mock.loadWireMock(from: root)
+        try await serving(mock) { server in
+            let missing = try await exchange(server, "GET", "/menu")
+            #expect(missing.status == 500 && missing.text.contains("no file menu.json"), "\(missing)")
+            #expect(try await exchange(server, "GET", "/ok").text == "ok")
+            try Data(#"{"dish":"ajiaco"}"#.utf8).write(to: root.appendingPathComponent("__files/menu.json"))
+            let found = try await exchange(server, "GET", "/menu")
+            #expect(found.status == 200 && found.text == #"{"dish":"ajiaco"}"#, "\(found)")
+        }
+    }
+
     @Test("the distance of a mapping from a request: 0 when it matches, growing with what differs")
     func distance() throws {
         let mapping = try WireMockMapping.parse(

@@ -169,6 +169,7 @@ struct WireMockResponse: Sendable {
         if fixedDelay > 0 { delivery = .delayed(fixedDelay / 1000) }
         var throttle: Int?
         var response: MockResponse
+        var missing: (name: String, file: URL, folder: URL)?
         if let proxy {
             response = proxy.response(delivery: delivery)
         } else {
@@ -185,8 +186,10 @@ struct WireMockResponse: Sendable {
                 }
                 let file = files.appendingPathComponent(name)
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                    throw WireMockMappingError(pointer: "/response/bodyFileName", message: "no file \(name) in \(files.path)")
+                if !FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) || isDirectory.boolValue {
+                    // As WireMock: a file missing now does not stop the folder; each request looks
+                    // again (the files API may add it) and gets a 500 naming it while it is missing.
+                    missing = (name, file, files)
                 }
                 payload = .file(file)
             }
@@ -206,6 +209,17 @@ struct WireMockResponse: Sendable {
         }
         if let randomDelay {
             response = randomDelay.wrapping(response, fixed: fixedDelay, bytesPerSecond: throttle)
+        }
+        if let missing {
+            let found = response
+            let message = Data("HTTPMock: bodyFileName \(missing.name): no file \(missing.name) in \(missing.folder.path)\n".utf8)
+            response = .dynamic(lifetime: .eternal) { _ in
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: missing.file.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    return found
+                }
+                return .raw(status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .data(message))
+            }
         }
         return Self.sending(webhooks, after: response)
     }
