@@ -35,7 +35,8 @@ struct VoodooAsyncHTTPClientTests {
         mock.logHandler = nil
         try mock.loadVoodoo(from: folder)
         mock.store["plan"] = "gold"
-        let server = try await mock.startServer()
+        // Voodoo's /_admin/ routes follow the admin rule: served when the admin API is on.
+        let server = try await mock.startServer(admin: true)
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             let base = server.baseURL.absoluteString
