@@ -49,7 +49,7 @@ let helpers: [String: TemplateHelper] = [
     "pattern": TemplateHelper(
         prepare: { site throws(TemplateHelperError) in
             guard case .string(let text)? = site.positional.first ?? nil else { return nil }
-            do {
+            do throws(TextRegex.SyntaxError) {
                 return try TextSearch(text)
             } catch {
                 throw TemplateHelperError(error.message)
