@@ -19,10 +19,10 @@ func makePlainSession() -> URLSession {
 /// Serves `mock` for the duration of `body`, then stops the server.
 @discardableResult
 func serving<T>(
-    _ mock: HTTPMock, impersonating: String? = nil, idleTimeout: TimeInterval = 60,
+    _ mock: HTTPMock, impersonating: String? = nil, idleTimeout: TimeInterval = 60, admin: Bool = false,
     _ body: (HTTPMockServer) async throws -> T
 ) async throws -> T {
-    let server = try await mock.startServer(impersonating: impersonating, idleTimeout: idleTimeout)
+    let server = try await mock.startServer(impersonating: impersonating, idleTimeout: idleTimeout, admin: admin)
     do {
         let result = try await body(server)
         await server.stop()

@@ -23,25 +23,13 @@ private func call(
     return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
 }
 
-private func serving<T>(admin mock: HTTPMock, _ body: (HTTPMockServer) async throws -> T) async throws -> T {
-    let server = try await mock.startServer(admin: true)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
-}
-
 @Suite("WireMock admin API through startServer(admin: true) (SPEC §19)", .serialized, .timeLimit(.minutes(1)))
 struct WireMockAdminTests {
     @Test("a mapping posted to /__admin/mappings answers, lists, and is removed by id; admin requests are not journaled")
     func mappingLifecycle() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(admin: mock) { server in
+        try await serving(mock, admin: true) { server in
             let session = makePlainSession()
             let created = try await call(
                 session, server, "POST", "/__admin/mappings",
@@ -74,7 +62,7 @@ struct WireMockAdminTests {
     func unsupportedField() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(admin: mock) { server in
+        try await serving(mock, admin: true) { server in
             let session = makePlainSession()
             let refused = try await call(
                 session, server, "POST", "/__admin/mappings",
@@ -91,7 +79,7 @@ struct WireMockAdminTests {
         let mock = HTTPMock()
         mock.logHandler = nil
         mock.addResponses(forPath: "/users/1", responses: [.plaintext("swift", lifetime: .eternal)])
-        try await serving(admin: mock) { server in
+        try await serving(mock, admin: true) { server in
             let session = makePlainSession()
             #expect(try await call(session, server, "GET", "/users/1").text == "swift")
             let created = try await call(
@@ -106,7 +94,7 @@ struct WireMockAdminTests {
     func scenarios() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(admin: mock) { server in
+        try await serving(mock, admin: true) { server in
             let session = makePlainSession()
             for (required, body) in [("Started", "first"), ("second", "later")] {
                 _ = try await call(
@@ -131,7 +119,7 @@ struct WireMockAdminTests {
         mock.logHandler = nil
         mock.addResponses(forPath: "/cart", when: ScenarioState("cart", "started"), responses: [.plaintext("empty", lifetime: .eternal)])
         mock.addResponses(forPath: "/cart", when: ScenarioState("cart", "full"), responses: [.plaintext("full", lifetime: .eternal)])
-        try await serving(admin: mock) { server in
+        try await serving(mock, admin: true) { server in
             let session = makePlainSession()
             let listed = try await call(session, server, "GET", "/__admin/scenarios")
             #expect(listed.text.contains(#""possibleStates":["Started","full"]"#))
@@ -153,7 +141,7 @@ struct WireMockAdminTests {
 
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(admin: mock) { server in
+        try await serving(mock, admin: true) { server in
             let page = try await rawExchange(port: server.port, "GET /__admin/ HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(page.contains("text/html"))
             #expect(page.contains(#"data-testid="reset""#))
@@ -180,7 +168,7 @@ struct WireMockAdminTests {
         let mock = HTTPMock()
         mock.logHandler = nil
         try mock.loadWireMock(from: root)
-        try await serving(admin: mock) { server in
+        try await serving(mock, admin: true) { server in
             let answer = try await call(makePlainSession(), server, "GET", "/ada")
             #expect(answer.text == #"{"name":"Ada"}"#)
         }

@@ -30,18 +30,6 @@ private func post(_ server: HTTPMockServer, mapping: String) async throws -> (st
     return (answer.status, answer.text)
 }
 
-private func serving<T>(_ mock: HTTPMock, _ body: (HTTPMockServer) async throws -> T) async throws -> T {
-    let server = try await mock.startServer(admin: true)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
-}
-
 @Suite("WireMock mappings: webhooks, proxying, refusals, files, distance (SPEC §22)", .serialized, .timeLimit(.minutes(2)))
 struct WireMockMatchingTests {
     @Test("a webhook goes out after the response, with its method, headers and body")
@@ -53,7 +41,7 @@ struct WireMockMatchingTests {
         defer { Task { await receiver.stop() } }
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(mock) { server in
+        try await serving(mock, admin: true) { server in
             let mapping = """
                 {"request": {"urlPath": "/order"}, "response": {"status": 201, "body": "created"},
                  "postServeActions": [{"name": "webhook", "parameters": {"method": "PUT", "url": "\(receiver.baseURL.absoluteString)/hook",
@@ -79,7 +67,7 @@ struct WireMockMatchingTests {
         defer { Task { await origin.stop() } }
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(mock) { server in
+        try await serving(mock, admin: true) { server in
             let mapping = """
                 {"request": {"urlPathPattern": "/legacy/.*"},
                  "response": {"proxyBaseUrl": "\(origin.baseURL.absoluteString)/v2", "proxyUrlPrefixToRemove": "/legacy",
@@ -112,7 +100,7 @@ struct WireMockMatchingTests {
     func refusals(mapping: String, fragment: String) async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(mock) { server in
+        try await serving(mock, admin: true) { server in
             let answer = try await post(server, mapping: mapping)
             #expect(answer.status == 422, "\(mapping)")
             #expect(answer.text.contains(fragment), "\(answer.text)")
@@ -182,7 +170,7 @@ struct WireMockMatchingTests {
         let mock = HTTPMock()
         mock.logHandler = nil
         try mock.loadWireMock(from: root)
-        try await serving(mock) { server in
+        try await serving(mock, admin: true) { server in
             let missing = try await exchange(server, "GET", "/menu")
             #expect(missing.status == 500 && missing.text.contains("no file menu.json"), "\(missing)")
             #expect(try await exchange(server, "GET", "/ok").text == "ok")
@@ -228,7 +216,7 @@ struct WireMockMatchingTests {
     func newestMappingAnswers() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(mock) { server in
+        try await serving(mock, admin: true) { server in
             let older =
                 #"{"request": {"method": "GET", "urlPath": "/order", "headers": {"X-Tenant": {"equalTo": "a"}}}, "response": {"body": "older"}}"#
             let newer =
@@ -263,7 +251,7 @@ struct WireMockMatchingTests {
     func wireMockLeniencies() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
-        try await serving(mock) { server in
+        try await serving(mock, admin: true) { server in
             // Each as a public repository's mapping file writes it; each compared with the jar.
             let zero = #"{"priority": 0, "request": {"urlPath": "/lenient"}, "response": {"status": "400", "body": "priority 0"}}"#
             let one = #"{"priority": "1", "request": {"urlPath": "/lenient"}, "response": {"body": "priority 1"}}"#
