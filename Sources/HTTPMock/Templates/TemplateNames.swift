@@ -40,7 +40,7 @@ enum TemplateNames {
         return .object([
             "request": .object(requestObject),
             "store": .object(store.snapshot),
-            "now": .string(ISO8601DateFormatter().string(from: Date())),
+            "now": .string(ISO8601Text.string(from: Date())),
             "uuid": .string(UUID().uuidString),
         ])
     }

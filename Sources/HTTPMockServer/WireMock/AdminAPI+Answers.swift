@@ -25,9 +25,7 @@ extension AdminAPI {
     }
 
     static func encoded(_ value: JSONValue) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+        Data(value.compactBytes)
     }
 
     /// A mapping's metadata as the matcher of `find-by-metadata` and `remove-by-metadata` sees

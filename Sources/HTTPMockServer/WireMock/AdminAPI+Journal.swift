@@ -9,7 +9,8 @@ extension AdminAPI {
     /// The serve event id of journal entry `journalID`: a UUID, as WireMock's are, stable for
     /// as long as the entry is journaled.
     static func requestID(_ journalID: Int) -> String {
-        String(format: "00000000-0000-4000-8000-%012llx", Int64(journalID))
+        let hex = String(UInt64(truncatingIfNeeded: journalID) & 0xFFFF_FFFF_FFFF, radix: 16)
+        return "00000000-0000-4000-8000-" + String(repeating: "0", count: max(0, 12 - hex.count)) + hex
     }
 
     /// The journal entry id in a serve event id, `nil` for any other UUID.
@@ -147,9 +148,7 @@ extension AdminAPI {
 
     /// `2026-11-26T21:24:06Z`, as WireMock writes `loggedDateString`.
     static func loggedDateString(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        ISO8601Text.string(from: date)
     }
 
     /// The cookies of a `Cookie` header, by name.

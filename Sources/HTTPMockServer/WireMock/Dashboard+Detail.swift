@@ -18,9 +18,7 @@ extension AdminAPI {
     static func dashboardDetail(_ entry: RecordedRequest, reveal: Bool) -> JSONValue {
         guard case .object(var detail) = dashboardEntry(entry, reveal: reveal) else { return .null }
         if let report = entry.nearMissReport { detail["nearMiss"] = .string(report) }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        detail["receivedAt"] = .string(formatter.string(from: entry.date))
+        detail["receivedAt"] = .string(ISO8601Text.string(from: entry.date, fractional: true))
         if entry.request.calledURL != entry.request.url {
             let matched = entry.request.url.absoluteString
             detail["matchedAs"] = .string(reveal ? matched : SecretMasking.url(matched))

@@ -122,9 +122,7 @@ extension AdminAPI {
     }
 
     static func compactJSON(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+        value.description
     }
 
     /// The WireMock mappings by the order of the route each became.

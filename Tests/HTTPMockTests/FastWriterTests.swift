@@ -1,0 +1,83 @@
+import Foundation
+import HTTPMock
+import Testing
+
+/// The admin API and the dashboard write JSON and dates without `JSONEncoder` and
+/// `ISO8601DateFormatter` (SPEC §23, admin traffic): their output must stay the same, byte for
+/// byte, as what Foundation writes.
+@Suite("Fast writers: JSON text and ISO 8601 dates as Foundation writes them")
+struct FastWriterTests {
+    /// A generator that gives the same values in every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let pieces: [String] = [
+        "", "a", "B", "a10", "a9", "é", "e", "Z", "_", "/", "\\", "\"", "\u{2028}", "😀", "\u{7F}", "\u{FEFF}",
+        "e\u{301}", "\u{E9}x", "line\nbreak", "tab\there", "\u{0}", "\u{1F}", "\u{8}\u{C}\r",
+    ]
+
+    func randomValue(depth: Int, using random: inout Seeded) -> JSONValue {
+        switch Int.random(in: 0..<(depth > 3 ? 6 : 8), using: &random) {
+        case 0: return .null
+        case 1: return .bool(Bool.random(using: &random))
+        case 2: return .integer(Int.random(in: Int.min...Int.max, using: &random) >> Int.random(in: 0..<63, using: &random))
+        case 3:
+            let doubles: [Double] = [0.1, 1e300, -0.0, 123_456_789_012.5, 1e-7, .leastNonzeroMagnitude, 100, 1e16, 1e21, 2.5]
+            return .double(doubles.randomElement(using: &random)!)
+        case 4, 5:
+            return .string((0..<Int.random(in: 0..<4, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined())
+        case 6:
+            return .array((0..<Int.random(in: 0..<5, using: &random)).map { _ in randomValue(depth: depth + 1, using: &random) })
+        default:
+            var members: [String: JSONValue] = [:]
+            for _ in 0..<Int.random(in: 0..<6, using: &random) {
+                let key = (0..<Int.random(in: 0..<3, using: &random)).map { _ in Self.pieces.randomElement(using: &random)! }.joined()
+                members[key] = randomValue(depth: depth + 1, using: &random)
+            }
+            return .object(members)
+        }
+    }
+
+    @Test("JSONValue's text is JSONEncoder's (.sortedKeys, .withoutEscapingSlashes), byte for byte, for 2,000 documents")
+    func writerMatchesJSONEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var random = Seeded(state: 37)
+        var control = ""
+        for value in 0..<0x80 { control.unicodeScalars.append(Unicode.Scalar(value)!) }
+        let fixed: [JSONValue] = [.string(control), ["b": 1, "B": 2, "a10": 3, "a9": 4, "é": 5, "": 6], [], [:], .double(1.5)]
+        for value in fixed + (0..<2_000).map({ _ in randomValue(depth: 0, using: &random) }) {
+            let expected = String(decoding: try encoder.encode(value), as: UTF8.self)
+            #expect(value.description == expected)
+        }
+    }
+
+    @Test(
+        "ISO8601Text writes what ISO8601DateFormatter writes, with and without milliseconds, years 1 to 9999 (the Julian calendar before 1583, as Foundation's)"
+    )
+    func datesMatchTheFormatter() {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var random = Seeded(state: 7)
+        let edges: [TimeInterval] = [
+            0, -0.001, 0.999, 951_782_400, 951_868_800, 1_798_761_599.999, -62_135_596_800, 253_402_300_799.999,
+            -2_208_988_800, 4_107_542_400, 1_709_164_800, 1_000_000_000.5,
+        ]
+        let spread = (0..<3_000).map { _ in TimeInterval.random(in: -62_135_596_800..<253_402_300_799, using: &random) }
+        let recent = (0..<1_000).map { _ in TimeInterval.random(in: 1_700_000_000..<1_900_000_000, using: &random) }
+        for seconds in edges + spread + recent {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISO8601Text.string(from: date) == plain.string(from: date), "\(seconds)")
+            #expect(ISO8601Text.string(from: date, fractional: true) == fractional.string(from: date), "\(seconds)")
+        }
+    }
+}
