@@ -40,7 +40,9 @@ enum RoutePath {
 
     /// The inverse of ``encodeSeparators(_:)``.
     private static func decodeSeparators(_ segment: Substring) -> String {
-        segment.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%25", with: "%")
+        // Most segments hold no `%`: Foundation's replacing bridges through `NSString`.
+        guard segment.utf8.contains(UInt8(ascii: "%")) else { return String(segment) }
+        return segment.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%25", with: "%")
     }
 
     /// Starts with `/`, no `//`, no trailing `/` (unless it is `/`), no `%`.

@@ -211,7 +211,7 @@ struct WireMockRequestPattern: Sendable {
     /// `replacingOccurrences`, which bridges through `NSString` and cost a tenth of loading
     /// 10,000 mappings.
     static func escapingStars(_ text: some StringProtocol) -> String {
-        guard text.contains("*") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "*")) else { return String(text) }
         var escaped = ""
         for character in text { if character == "*" { escaped += "%2A" } else { escaped.append(character) } }
         return escaped
@@ -243,7 +243,7 @@ struct WireMockRequestPattern: Sendable {
                 guard !names.contains(name) else { throw WireMockMappingError(pointer: pointer, message: "{\(name)} appears twice") }
                 names.append(name)
                 segments.append(":" + name)
-            } else if segment.contains("{") || segment.contains("}") {
+            } else if segment.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
                 throw WireMockMappingError(pointer: pointer, message: "a template variable must be a whole path segment, got \(segment)")
             } else {
                 segments.append(literalRoutePath(String(segment)).dropFirst().description)
@@ -267,7 +267,7 @@ struct WireMockRequestPattern: Sendable {
         prefix = pieces.joined(separator: "/")
         var path = literalRoutePath(prefix)
         if path == "/" { path = "" }
-        if !partial.isEmpty, !partial.contains("%") {
+        if !partial.isEmpty, !partial.utf8.contains(UInt8(ascii: "%")) {
             var glob = Self.escapingStars(partial)
             if glob.hasPrefix(":") { glob = "%3A" + glob.dropFirst() }
             path += "/" + glob + "*"
