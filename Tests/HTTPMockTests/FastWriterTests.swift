@@ -81,3 +81,42 @@ struct FastWriterTests {
         }
     }
 }
+
+/// The loaders' parallel map (SPEC §23, start-up).
+@Suite("Concurrently.map: loaders on every core, results and the first error in order")
+struct ConcurrentlyTests {
+    struct Failure: Error, Equatable { let index: Int }
+
+    @Test("results come back in the items' order, below and above the threshold")
+    func order() throws {
+        for count in [0, 1, Concurrently.threshold - 1, Concurrently.threshold, 10_000] {
+            let items = Array(0..<count)
+            let squares = Concurrently.map(items) { $0 * $0 }
+            #expect(squares == items.map { $0 * $0 })
+        }
+    }
+
+    @Test("the error thrown is the first in the items' order, whichever worker met it first")
+    func firstErrorInOrder() {
+        let items = Array(0..<5_000)
+        #expect(throws: Failure(index: 1_234)) {
+            try Concurrently.map(items) { (item: Int) throws(Failure) -> Int in
+                if item == 1_234 || item == 4_000 || item == 4_999 { throw Failure(index: item) }
+                return item
+            }
+        }
+    }
+
+    @Test("each worker has its own context, which sees a contiguous run of items")
+    func contexts() {
+        let items = Array(0..<4_096)
+        let previous = Concurrently.map(items, context: -1) { (last: inout Int, item: Int) -> Int in
+            defer { last = item }
+            return last
+        }
+        // Within a worker's run, each item sees the one before it; a run starts at -1.
+        let starts = zip(items, previous).filter { item, seen in seen != item - 1 }
+        #expect(starts.allSatisfy { $0.1 == -1 })
+        #expect(!starts.isEmpty)
+    }
+}

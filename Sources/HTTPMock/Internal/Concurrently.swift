@@ -9,10 +9,11 @@ package enum Concurrently {
     package static let threshold = 64
 
     /// `transform` of every item, in the items' order, computed on every core. Each worker takes
-    /// a contiguous run of items and gets its own `context` (a cache `transform` may fill). The
+    /// a contiguous run of items and gets its own `context`, evaluated once per worker (a cache
+    /// `transform` may fill). The
     /// first item in order whose transform throws is the error thrown; the others finish.
     package static func map<Item, Context, Output, Failure: Error>(
-        _ items: [Item], context makeContext: () -> Context, _ transform: (inout Context, Item) throws(Failure) -> Output
+        _ items: [Item], context makeContext: @autoclosure () -> Context, _ transform: (inout Context, Item) throws(Failure) -> Output
     ) throws(Failure) -> [Output] {
         guard items.count >= threshold else {
             var context = makeContext()
@@ -66,6 +67,6 @@ package enum Concurrently {
     package static func map<Item, Output, Failure: Error>(
         _ items: [Item], _ transform: (Item) throws(Failure) -> Output
     ) throws(Failure) -> [Output] {
-        try map(items, context: {}) { (_: inout Void, item: Item) throws(Failure) -> Output in try transform(item) }
+        try map(items, context: ()) { (_: inout Void, item: Item) throws(Failure) -> Output in try transform(item) }
     }
 }

@@ -59,8 +59,9 @@ extension HTTPMock {
         // SPEC §23); only the insertion below is serial.
         let defaultDomain = defaultDomain
         let store = registry.store
-        let keyed = try Concurrently.map(routes, context: { Registration.HostPatternCache() }) {
-            (hosts: inout Registration.HostPatternCache, route: AdminRoute) throws(HTTPMockError) -> (RouteKey, [MockResponse], SourceLocation) in
+        typealias Keyed = (RouteKey, [MockResponse], SourceLocation)
+        let keyed = try Concurrently.map(routes, context: Registration.HostPatternCache()) {
+            (hosts: inout Registration.HostPatternCache, route: AdminRoute) throws(HTTPMockError) -> Keyed in
             let location = SourceLocation(fileID: route.source, filePath: route.sourcePath, line: route.line, column: 0)
             let definition = RouteDefinition(
                 path: route.path, host: "**", method: route.method, query: nil, matching: .contains, headers: nil, body: nil,
