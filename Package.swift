@@ -6,7 +6,10 @@ import PackageDescription
 /// without the trait resolves and builds no package.
 let server: Set<String> = ["Server"]
 /// Voodoo's JavaScript responses (SPEC §18) run on JavaScriptCore: the system framework on Apple
-/// platforms, Debian's `libjavascriptcoregtk-4.1-dev` on Linux. The trait enables `Server`.
+/// platforms; on Linux `libjavascriptcoregtk-4.1.so.0` (Debian's `libjavascriptcoregtk-4.1-0`),
+/// opened by `CJavaScriptCore` when the first script loads — not linked, so building needs neither
+/// the -dev package nor pkg-config, and a process without scripts never loads it (SPEC §23). The
+/// trait enables `Server`.
 let javaScript: Set<String> = ["JavaScript"]
 
 let package = Package(
@@ -21,7 +24,7 @@ let package = Package(
         .trait(name: "Server", description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1 on SwiftNIO) and the httpmock CLI."),
         .trait(
             name: "JavaScript",
-            description: "Voodoo's JavaScript responses on JavaScriptCore (Linux: apt-get install libjavascriptcoregtk-4.1-dev).",
+            description: "Voodoo's JavaScript responses on JavaScriptCore (Linux: libjavascriptcoregtk-4.1-0, opened on first use).",
             enabledTraits: ["Server"]
         ),
     ],
@@ -33,11 +36,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "HTTPMock"),
-        .systemLibrary(
-            name: "CJavaScriptCore",
-            pkgConfig: "javascriptcoregtk-4.1",
-            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
-        ),
+        // JavaScriptCore's C API, declared by HTTPMock and forwarded to the library it opens
+        // with dlopen on first use (Linux only: see `HTTPMockServer`'s dependencies).
+        .target(name: "CJavaScriptCore", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         .target(
             name: "HTTPMockServer",
             dependencies: [

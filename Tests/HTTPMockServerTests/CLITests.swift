@@ -38,9 +38,13 @@ final class RunningCLI: @unchecked Sendable {
     /// Whether the pipe reached end of file: everything the process wrote is in `output`.
     private var reachedEnd = false
 
-    init(_ arguments: [String], directory: URL) throws {
+    /// Starts `httpmock arguments` in `directory`, with `environment` added to the test's.
+    init(_ arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
         process.executableURL = try httpmockExecutable()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.currentDirectoryURL = directory
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -16,18 +16,30 @@ func JSContextGroupSetExecutionTimeLimit(
 
 /// What the process does once for JavaScriptCore, and what it reads of it.
 enum VoodooJavaScriptCore {
-    /// WebAssembly off for the whole process, before its first JavaScriptCore virtual machine:
-    /// a WebAssembly loop never checks the execution time limit (measured: `(loop br 0)` runs
-    /// forever under a 50 ms limit), so a script could hold its engine for good. Setting an
-    /// option after the first machine exists crashes JavaScriptCore, hence once, here, before
-    /// any ``VoodooScriptRunner`` makes its group. Apple's framework has no option API: the
-    /// prelude removes `WebAssembly` from every context instead (both builds do).
-    static let prepared: Bool = {
+    /// Why scripts cannot run in this process, or `nil` when JavaScriptCore is ready; worked out
+    /// once, on first use (the first script that loads), never at start-up (SPEC §23).
+    ///
+    /// On Linux the library is opened here (``HTTPMockLoadJavaScriptCore``: the soname, or
+    /// `HTTPMOCK_JAVASCRIPTCORE_LIBRARY`), not linked: a process that runs no script never loads
+    /// it and its dependencies. Then WebAssembly goes off for the whole process, before its first
+    /// JavaScriptCore virtual machine: a WebAssembly loop never checks the execution time limit
+    /// (measured: `(loop br 0)` runs forever under a 50 ms limit), so a script could hold its
+    /// engine for good. Setting an option after the first machine exists crashes JavaScriptCore,
+    /// hence once, here, before any ``VoodooScriptRunner`` makes its group. Apple's framework is
+    /// linked and has no option API: the prelude removes `WebAssembly` from every context instead
+    /// (both builds do).
+    static let loadProblem: String? = {
         #if canImport(CJavaScriptCore)
-        return jsc_options_set_boolean("useWasm", 0) != 0
-        #else
-        return false
+        var error: UnsafePointer<CChar>?
+        guard HTTPMockLoadJavaScriptCore(&error) != 0 else {
+            let reason = error.map { String(cString: $0) } ?? "unknown error"
+            return "JavaScriptCore could not be loaded, so this script cannot run (\(reason)): "
+                + "install the runtime package libjavascriptcoregtk-4.1-0 (apt-get install libjavascriptcoregtk-4.1-0), "
+                + "or name the library file in HTTPMOCK_JAVASCRIPTCORE_LIBRARY"
+        }
+        _ = jsc_options_set_boolean("useWasm", 0)
         #endif
+        return nil
     }()
 
     /// The process's resident memory in bytes (Linux: `/proc/self/statm`); `nil` elsewhere.

@@ -58,7 +58,7 @@ extension VoodooLoader {
             guard let scripts else {
                 throw VoodooError.at(
                     path, line,
-                    "the endpoint \(target.name) has a JavaScript response, and this build has no JavaScript engine: build with the JavaScript trait (swift build --traits JavaScript; on Linux apt-get install libjavascriptcoregtk-4.1-dev first)"
+                    "the endpoint \(target.name) has a JavaScript response, and this build has no JavaScript engine: build with the JavaScript trait (swift build --traits JavaScript; on Linux apt-get install libjavascriptcoregtk-4.1-0 to run scripts)"
                 )
             }
             do {

@@ -3,6 +3,7 @@ import Foundation
 import HTTPMock
 
 #if JavaScript
+import NIOConcurrencyHelpers
 #if canImport(CJavaScriptCore)
 import CJavaScriptCore
 #else
@@ -22,15 +23,31 @@ struct VoodooScriptLoadError: Error, CustomStringConvertible {
 /// ``VoodooScriptRunner`` (one virtual machine and thread per configuration).
 final class VoodooScriptEngine: Sendable {
     let log: @Sendable (String) -> Void
-    let runner = VoodooScriptRunner()
+    /// Made by the first script that loads: a configuration without scripts never loads
+    /// JavaScriptCore (SPEC §23: idle memory and start-up time).
+    private let madeRunner = NIOLockedValueBox<VoodooScriptRunner?>(nil)
 
     init(log: @escaping @Sendable (String) -> Void) {
         self.log = log
     }
 
+    /// The configuration's runner, made on first use.
+    /// - Throws: ``VoodooScriptLoadError`` naming the library when JavaScriptCore cannot be loaded.
+    private func runner(for file: String) throws -> VoodooScriptRunner {
+        try madeRunner.withLockedValue { runner in
+            if let runner { return runner }
+            guard let made = VoodooScriptRunner() else {
+                throw VoodooScriptLoadError(message: "\(file): \(VoodooJavaScriptCore.loadProblem ?? "JavaScriptCore could not be loaded")")
+            }
+            runner = made
+            return made
+        }
+    }
+
     /// Compiles `source` and returns the endpoint's dynamic response.
     /// - Throws: ``VoodooScriptLoadError`` when the script does not load.
     func response(source: String, file: String, firstLine: Int, bodies: VoodooBodies, mock: HTTPMock) throws -> MockResponse {
+        let runner = try runner(for: file)
         let name = URL(fileURLWithPath: file).lastPathComponent
         let log = self.log
         let sink = VoodooScriptLogSink { line in log("console.log (\(name)): \(line)") }
@@ -40,7 +57,6 @@ final class VoodooScriptEngine: Sendable {
         if let problem = runner.runAndWait(timeout: loadTime, fallback: "the script could not be run", { job in script.load(job) }) {
             throw VoodooScriptLoadError(message: problem)
         }
-        let runner = self.runner
         return .dynamic(lifetime: .eternal) { [weak mock] request in
             guard let mock else { throw HTTPMockError(.instanceDeallocated, "The HTTPMock of this Voodoo endpoint no longer exists.") }
             let input = VoodooScriptInput(request: request)

@@ -57,8 +57,9 @@ final class VoodooScriptRunner: @unchecked Sendable {
         }
     }
 
-    init() {
-        _ = VoodooJavaScriptCore.prepared
+    /// A runner, or `nil` when JavaScriptCore cannot be loaded (``VoodooJavaScriptCore/loadProblem``).
+    init?() {
+        guard VoodooJavaScriptCore.loadProblem == nil else { return nil }
         group = JSContextGroupCreate()
     }
 
