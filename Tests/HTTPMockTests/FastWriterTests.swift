@@ -7,17 +7,8 @@ import Testing
 /// byte, as what Foundation writes.
 @Suite("Fast writers: JSON text and ISO 8601 dates as Foundation writes them")
 struct FastWriterTests {
-    /// A generator that gives the same values in every run.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// SplitMix64, the pattern tests' generator: the same values in every run.
+    typealias Seeded = PatternReferenceTests.Generator
 
     static let pieces: [String] = [
         "", "a", "B", "a10", "a9", "é", "e", "Z", "_", "/", "\\", "\"", "\u{2028}", "😀", "\u{7F}", "\u{FEFF}",
