@@ -15,7 +15,7 @@ struct FastWriterTests {
         "e\u{301}", "\u{E9}x", "line\nbreak", "tab\there", "\u{0}", "\u{1F}", "\u{8}\u{C}\r",
     ]
 
-    func randomValue(depth: Int, using random: inout Seeded) -> JSONValue {
+    static func randomValue(depth: Int, using random: inout Seeded) -> JSONValue {
         switch Int.random(in: 0..<(depth > 3 ? 6 : 8), using: &random) {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))
@@ -38,7 +38,15 @@ struct FastWriterTests {
     }
 
     @Test("JSONValue's text is JSONEncoder's (.sortedKeys, .withoutEscapingSlashes), byte for byte, for 2,000 documents")
-    func writerMatchesJSONEncoder() throws {
+    func writerMatchesJSONEncoder() async throws {
+        // Seconds of CPU in a debug build: off Swift's cooperative pool (offCooperativePool).
+        let mismatches = try await offCooperativePool { try Self.writerMismatches() }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    }
+
+    /// The documents whose text differs from JSONEncoder's, with both texts.
+    static func writerMismatches() throws -> [String] {
+        var mismatches: [String] = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var random = Seeded(state: 37)
@@ -47,14 +55,22 @@ struct FastWriterTests {
         let fixed: [JSONValue] = [.string(control), ["b": 1, "B": 2, "a10": 3, "a9": 4, "é": 5, "": 6], [], [:], .double(1.5)]
         for value in fixed + (0..<2_000).map({ _ in randomValue(depth: 0, using: &random) }) {
             let expected = String(decoding: try encoder.encode(value), as: UTF8.self)
-            #expect(value.description == expected)
+            if value.description != expected { mismatches.append("\(value.description) ≠ \(expected)") }
         }
+        return mismatches
     }
 
     @Test(
         "ISO8601Text writes what ISO8601DateFormatter writes, with and without milliseconds, years 1 to 9999 (the Julian calendar before 1583, as Foundation's)"
     )
-    func datesMatchTheFormatter() {
+    func datesMatchTheFormatter() async throws {
+        let mismatches = try await offCooperativePool { Self.dateMismatches() }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    }
+
+    /// The dates whose text differs from the formatter's, with both texts.
+    static func dateMismatches() -> [String] {
+        var mismatches: [String] = []
         let plain = ISO8601DateFormatter()
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -67,9 +83,14 @@ struct FastWriterTests {
         let recent = (0..<1_000).map { _ in TimeInterval.random(in: 1_700_000_000..<1_900_000_000, using: &random) }
         for seconds in edges + spread + recent {
             let date = Date(timeIntervalSince1970: seconds)
-            #expect(ISO8601Text.string(from: date) == plain.string(from: date), "\(seconds)")
-            #expect(ISO8601Text.string(from: date, fractional: true) == fractional.string(from: date), "\(seconds)")
+            for (ours, theirs) in [
+                (ISO8601Text.string(from: date), plain.string(from: date)),
+                (ISO8601Text.string(from: date, fractional: true), fractional.string(from: date)),
+            ] where ours != theirs {
+                mismatches.append("\(seconds): \(ours) ≠ \(theirs)")
+            }
         }
+        return mismatches
     }
 }
 
@@ -98,14 +119,32 @@ struct ConcurrentlyTests {
         }
     }
 
-    @Test("each worker has its own context, which sees a contiguous run of items")
+    @Test(
+        "callers on Swift's cooperative pool never wait for each other: 20 rounds of 4 concurrent 256-item maps",
+        .timeLimit(.minutes(1)))
+    func callersOnThePool() async {
+        // With DispatchQueue.concurrentPerform, two such callers on a 2-thread pool waited for
+        // helpers that could only run on that pool: each round stalled until Dispatch's monitor
+        // added a thread (15 s in CI), so 20 rounds ran past the limit.
+        for _ in 0..<20 {
+            let sums = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { Concurrently.map(Array(0..<256)) { $0 * 2 }.reduce(0, +) }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(sums == Array(repeating: 255 * 256, count: 4))
+        }
+    }
+
+    @Test("each run of items has its own context, and the runs are contiguous")
     func contexts() {
         let items = Array(0..<4_096)
         let previous = Concurrently.map(items, context: -1) { (last: inout Int, item: Int) -> Int in
             defer { last = item }
             return last
         }
-        // Within a worker's run, each item sees the one before it; a run starts at -1.
+        // Within a run, each item sees the one before it; a run starts at -1.
         let starts = zip(items, previous).filter { item, seen in seen != item - 1 }
         #expect(starts.allSatisfy { $0.1 == -1 })
         #expect(!starts.isEmpty)

@@ -12,8 +12,8 @@ import Glibc
 struct HARReplayTests {
     let server: TestServer
 
-    init() throws {
-        server = try TestServer.shared.get()
+    init() async throws {
+        server = try await TestServer.started()
     }
 
     /// Runs `body` with `HTTPMOCK_RECORD` set to `mode` (unset for `nil`).

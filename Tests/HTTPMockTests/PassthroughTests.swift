@@ -7,8 +7,8 @@ import Testing
 struct PassthroughTests {
     let server: TestServer
 
-    init() throws {
-        server = try TestServer.shared.get()
+    init() async throws {
+        server = try await TestServer.started()
     }
 
     @Test(".passthrough policy: unmatched requests reach the real server; status, headers and body are relayed")

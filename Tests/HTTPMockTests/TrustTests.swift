@@ -357,7 +357,7 @@ struct TrustWireTests {
 struct TrustPassthroughTests {
     @Test("a passthrough answer that the network redirected carries its final URL")
     func passthroughCarriesTheFinalURL() async throws {
-        let server = try TestServer.shared.get()
+        let server = try await TestServer.started()
         let mock = HTTPMock()
         mock.logHandler = nil
         mock.unmockedPolicy = .passthrough

@@ -8,8 +8,8 @@ package enum Concurrently {
     /// Below this many items, the work runs on the calling thread: handing it out costs more.
     package static let threshold = 64
 
-    /// `transform` of every item, in the items' order, computed on every core. Each worker takes
-    /// a contiguous run of items and gets its own `context`, evaluated once per worker (a cache
+    /// `transform` of every item, in the items' order, computed on every core. The items are cut
+    /// into contiguous runs; each run gets its own `context`, evaluated once per run (a cache
     /// `transform` may fill). The
     /// first item in order whose transform throws is the error thrown; the others finish.
     package static func map<Item, Context, Output, Failure: Error>(
@@ -22,32 +22,57 @@ package enum Concurrently {
             for item in items { outputs.append(try transform(&context, item)) }
             return outputs
         }
-        let slices = min(items.count, ProcessInfo.processInfo.activeProcessorCount * 4)
+        // Contiguous runs of items, handed out one at a time to the calling thread and to
+        // threads of their own. Not `DispatchQueue.concurrentPerform`: on Linux its helpers are
+        // the threads of Swift's cooperative pool, and it waits until each helper it asked for
+        // has run, so two callers on that pool (two loads in one test process, on 2 cores)
+        // waited for each other until the pool's monitor added a thread, 15 s later.
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, items.count / threshold)
+        let runs = min(items.count, max(1, workers) * 4)
         let results = UnsafeMutableBufferPointer<Result<Output, Failure>?>.allocate(capacity: items.count)
         results.initialize(repeating: nil)
         defer {
             results.deinitialize()
             results.deallocate()
         }
-        // Each index is written by exactly one worker, and read only after all have finished.
+        let nextRun = Locked(0)
+        // Each index is written by exactly one run, and read only after every worker finished.
         nonisolated(unsafe) let shared = results
         nonisolated(unsafe) let items = items
         withoutActuallyEscaping(transform) { transform in
             withoutActuallyEscaping(makeContext) { makeContext in
                 nonisolated(unsafe) let transform = transform
                 nonisolated(unsafe) let makeContext = makeContext
-                DispatchQueue.concurrentPerform(iterations: slices) { slice in
-                    var context = makeContext()
-                    let start = items.count * slice / slices
-                    let end = items.count * (slice + 1) / slices
-                    for index in start..<end {
-                        do throws(Failure) {
-                            shared[index] = .success(try transform(&context, items[index]))
-                        } catch {
-                            shared[index] = .failure(error)
+                let work: @Sendable () -> Void = {
+                    while true {
+                        let run = nextRun.withLock { next in
+                            defer { next += 1 }
+                            return next
+                        }
+                        guard run < runs else { return }
+                        var context = makeContext()
+                        for index in (items.count * run / runs)..<(items.count * (run + 1) / runs) {
+                            do throws(Failure) {
+                                shared[index] = .success(try transform(&context, items[index]))
+                            } catch {
+                                shared[index] = .failure(error)
+                            }
                         }
                     }
                 }
+                // The threads reach `work` through `job`, which lets it go once they are done:
+                // a thread object may outlive its block, and the closures must not escape.
+                let job = Job(work)
+                let finished = DispatchSemaphore(value: 0)
+                for _ in 1..<max(1, workers) {
+                    Thread.detachNewThread {
+                        job.run()
+                        finished.signal()
+                    }
+                }
+                work()
+                for _ in 1..<max(1, workers) { finished.wait() }
+                job.release()
             }
         }
         var outputs: [Output] = []
@@ -60,6 +85,18 @@ package enum Concurrently {
             }
         }
         return outputs
+    }
+
+    /// A worker's loop, held until every thread has run it.
+    private final class Job: @unchecked Sendable {
+        // @unchecked: `work` is set at creation and cleared after every thread has finished.
+        private var work: (@Sendable () -> Void)?
+
+        init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+
+        func run() { work?() }
+
+        func release() { work = nil }
     }
 
     /// `transform` of every item, in order, on every core (``map(_:context:_:)`` without a

@@ -14,6 +14,13 @@ final class TestServer: Sendable {
         error as? TestServerError ?? TestServerError(message: "\(error)")
     }
 
+    /// The shared server, waited for on a thread of its own: starting python3 takes seconds on
+    /// a busy machine, and each suite waiting for it on Swift's cooperative pool held one of the
+    /// pool's threads, which stalled every other test until the server was up.
+    static func started() async throws -> TestServer {
+        try await offCooperativePool { try shared.get() }
+    }
+
     private init() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("test_server.py")
         let process = Process()
