@@ -23,10 +23,11 @@ package enum Concurrently {
             return outputs
         }
         // Contiguous runs of items, handed out one at a time to the calling thread and to
-        // threads of their own. Not `DispatchQueue.concurrentPerform`: on Linux its helpers are
-        // the threads of Swift's cooperative pool, and it waits until each helper it asked for
-        // has run, so two callers on that pool (two loads in one test process, on 2 cores)
-        // waited for each other until the pool's monitor added a thread, 15 s later.
+        // threads of their own. Not `DispatchQueue.concurrentPerform`: on Linux its helpers run
+        // on the global queues that also carry Swift's cooperative pool, so a caller on that pool
+        // (a load inside an async task) could wait for helpers behind the very tasks it blocks.
+        // Threads of our own always run. (Suspected while chasing a stall of the test suite;
+        // `callersOnThePool` did not reproduce a wait, and the stall had other causes.)
         let workers = min(ProcessInfo.processInfo.activeProcessorCount, items.count / threshold)
         let runs = min(items.count, max(1, workers) * 4)
         let results = UnsafeMutableBufferPointer<Result<Output, Failure>?>.allocate(capacity: items.count)
