@@ -42,14 +42,15 @@ extension Template {
 }
 
 extension Template {
-    /// Renders on a dispatch thread, not on Swift's cooperative pool: a long render must not
-    /// take one of the pool's few threads, which the deadline that cancels it and every other
-    /// request need. Cancelling the awaiting task (the request timed out or was cancelled)
+    /// Renders in place when the render is small, else on a thread of its own, not on Swift's
+    /// cooperative pool: a long render must not take one of the pool's few threads, which the
+    /// deadline that cancels it and every other request need. Cancelling the awaiting task (the request timed out or was cancelled)
     /// stops the render at its next check. A render that stops is reported at the template's
     /// call site and fails its request with an ``HTTPMockError`` naming why.
     func renderOffThePool(_ context: JSONValue, location: SourceLocation, limits: Limits = Limits()) async throws -> String {
         do {
-            return try await renderOffThePool(value: .json(context), limits: limits)
+            // In place when small (nearly every template), else on a thread of its own.
+            return try await renderQuickly({ .json(context) }, limits: limits)
         } catch {
             let message = "MockResponse.template: \(error)"
             Reporter.warn(message, at: location)
@@ -57,12 +58,15 @@ extension Template {
         }
     }
 
-    /// Renders `context` on a dispatch thread, stopped when the awaiting task is cancelled.
+    /// Renders `context` on a thread of its own, stopped when the awaiting task is cancelled.
+    /// Not `DispatchQueue.global()`: on Linux its threads are the ones Swift's cooperative pool
+    /// runs on (LinuxNotes), so a render queued there waited behind every task it was meant to
+    /// leave alone, and a long render held one of the pool's few threads.
     func renderOffThePool(value context: TemplateValue, limits: Limits = Limits()) async throws -> String {
         let ended = Locked(false)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-                DispatchQueue.global().async {
+                Thread.detachNewThread {
                     do {
                         let body = try render(value: context, limits: limits) {
                             ended.withLock { $0 } ? "its request ended (timed out or cancelled) first" : nil
