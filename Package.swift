@@ -62,19 +62,23 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "httpmock-demo", dependencies: ["HTTPMock"]),
+        // Caps how many tests Swift Testing runs at once, so that the suites do not starve the
+        // cooperative pool on a two-core machine (Tests/TestSettings/TestSettings.c). Tests only.
+        .target(name: "HTTPMockTestSettings", path: "Tests/TestSettings"),
         .testTarget(
             name: "HTTPMockTests",
-            dependencies: ["HTTPMock"],
+            dependencies: ["HTTPMock", "HTTPMockTestSettings"],
             exclude: ["Support/test_server.py"],
             resources: [.copy("Fixtures"), .copy("Mocks"), .process("Resources")]
         ),
         // bstien/HTTPMock's spellings, as its users wrote them (Docs/HTTPMock.docc/Migrating.md).
-        .testTarget(name: "HTTPMockMigrationTests", dependencies: ["HTTPMock"]),
+        .testTarget(name: "HTTPMockMigrationTests", dependencies: ["HTTPMock", "HTTPMockTestSettings"]),
         .testTarget(
             name: "HTTPMockServerTests",
             dependencies: [
                 "HTTPMock",
                 "HTTPMockServer",
+                "HTTPMockTestSettings",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
