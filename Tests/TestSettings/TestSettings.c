@@ -9,8 +9,7 @@
 // the pool's queue short and made the run faster as well (99.5 s against 106 s with both traits).
 //
 // Runs as an ELF constructor, before `main` hands over to Swift Testing's entry point, and never
-// overrides a width the caller chose (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH, or Swift
-// Testing's --experimental-maximum-parallelization-width flag, which wins over the variable).
+// overrides a width the caller set in SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH.
 #include "TestSettings.h"
 
 #include <stdio.h>

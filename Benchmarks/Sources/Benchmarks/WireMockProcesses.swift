@@ -78,6 +78,18 @@ enum WireMockProcesses {
             return kilobytes * 1024
         }
 
+        /// CPU time the process has spent (utime + stime of `/proc/PID/stat`), in seconds; in
+        /// clock ticks (10 ms here), so read it over runs of seconds.
+        var cpuSeconds: Double {
+            guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { return 0 }
+            // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+
         func stop() {
             guard process.isRunning else { return }
             process.terminate()
