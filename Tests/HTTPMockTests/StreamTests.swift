@@ -122,6 +122,36 @@ struct StreamTests {
         #expect(ServerSentEvent(data: "a\u{2028}b").framed == "data: a\u{2028}b\n\n")  // not an SSE line end
     }
 
+    @Test("framing splits data at CR, LF and CRLF only, whatever marks or other breaks surround them (2,000 seeded texts)")
+    func framingMatchesTheLineGrammar() {
+        // The reference: the SSE grammar's line ends, by UTF-8 bytes (CRLF is one line end).
+        func reference(_ data: String) -> String {
+            var lines: [[UInt8]] = [[]]
+            let bytes = Array(data.utf8)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
+                    if byte == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") { index += 1 }
+                    lines.append([])
+                } else {
+                    lines[lines.count - 1].append(byte)
+                }
+                index += 1
+            }
+            return lines.map { "data: " + String(decoding: $0, as: UTF8.self) + "\n" }.joined() + "\n"
+        }
+        let pieces = ["a", "{\"k\":1}", "\r", "\n", "\r\n", "\u{301}", "é", "\u{2028}", "\u{85}", "👍🏽", " ", "\u{200D}"]
+        var generator = PatternReferenceTests.Generator(state: 0x5EED)
+        var mismatches: [String] = []
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 0...12, using: &generator)
+            let data = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            if ServerSentEvent(data: data).framed != reference(data) { mismatches.append(data.debugDescription) }
+        }
+        #expect(mismatches.isEmpty, "framed differently: \(mismatches.prefix(5))")
+    }
+
     @Test("a delegate-driven task parses each event as it arrives, before the last is sent")
     func delegateReceivesEventByEvent() async throws {
         let mock = HTTPMock()

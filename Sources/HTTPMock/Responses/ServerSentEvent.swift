@@ -64,8 +64,15 @@ public struct ServerSentEvent: Sendable, Hashable, CustomStringConvertible {
     /// `text` split at `\r\n`, `\r` and `\n` (the only line ends of the SSE grammar; U+2028 and
     /// U+0085 stay in the data); an empty string is one empty line.
     private static func lines(of text: String) -> [Substring] {
+        // Most data is one line (JSON, as the dashboard's events): a byte scan says so without
+        // walking the text by `Character`, which cost the server 8% of its CPU with 10
+        // dashboards open (200 requests of JSON per event, framed per subscriber). CR and LF
+        // always break graphemes, so text without those bytes has no line end.
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }) else {
+            return [text[...]]
+        }
         // `Character` treats "\r\n" as one character, so one split covers all three.
-        text.split(omittingEmptySubsequences: false, whereSeparator: endsLine)
+        return text.split(omittingEmptySubsequences: false, whereSeparator: endsLine)
     }
 
     private static func endsLine(_ character: Character) -> Bool {
