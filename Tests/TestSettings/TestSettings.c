@@ -5,10 +5,10 @@
 // queues FoundationNetworking's URLSession and HTTPMock's in-process transport deliver on. With
 // two cores, the synchronous stretches of a few hundred tests kept both threads busy for 7-25 s at
 // the start of a run; every in-process request made then waited behind them, and some ran into
-// their 15 s timeout (Docs/LinuxNotes.md, "The test suite on two cores"). Six tests per core keeps
+// their 15 s timeout (Docs/HTTPMock.docc/LinuxNotes.md, "Test-runner facts"). Six tests per core keeps
 // the pool's queue short and made the run faster as well (99.5 s against 106 s with both traits).
 //
-// Runs as an ELF constructor, before `main` hands over to Swift Testing's entry point, and never
+// Runs as a constructor (ELF .init_array), before `main` hands over to Swift Testing's entry point, and never
 // overrides a width the caller set in SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH.
 #include "TestSettings.h"
 
