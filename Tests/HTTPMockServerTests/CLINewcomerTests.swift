@@ -255,7 +255,10 @@ struct CLINewcomerTests {
         let after = residentBytes(pid)
         #expect(before > 0 && after > 0)
         // Before the bound: every page buffered the whole state every 200 ms (3.2 GB in 28 s for 50).
-        #expect(after - before < 150 * 1024 * 1024, "RSS grew from \(before / 1_048_576) MB to \(after / 1_048_576) MB")
+        // Under ThreadSanitizer (the CLI is built with the suite's sanitizer) every allocation
+        // carries shadow memory and metadata: the same run grew by 162 MB there once.
+        let bound = (isThreadSanitized ? 300 : 150) * 1024 * 1024
+        #expect(after - before < bound, "RSS grew from \(before / 1_048_576) MB to \(after / 1_048_576) MB")
         // A dropped page's stream has ended: reading it now reaches the end of the chunked body.
         let page = pages[0]
         let text = try await blocking { page.read(timeout: 30) { $0.hasSuffix("0\r\n\r\n") } }

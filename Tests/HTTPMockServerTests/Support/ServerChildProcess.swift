@@ -99,4 +99,8 @@ struct ServerChildScenarioHost {
         try await scenario()
     }
 }
+
+/// Whether this process runs under ThreadSanitizer (`swift test --sanitize=thread`); the CLI
+/// the suite spawns is then built with it too.
+let isThreadSanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
 #endif
