@@ -44,9 +44,10 @@ extension Template {
 extension Template {
     /// Renders in place when the render is small, else on a thread of its own, not on Swift's
     /// cooperative pool: a long render must not take one of the pool's few threads, which the
-    /// deadline that cancels it and every other request need. Cancelling the awaiting task (the request timed out or was cancelled)
-    /// stops the render at its next check. A render that stops is reported at the template's
-    /// call site and fails its request with an ``HTTPMockError`` naming why.
+    /// deadline that cancels it and every other request need. Cancelling the awaiting task (the
+    /// request timed out or was cancelled) stops the render at its next check. A render that
+    /// stops is reported at the template's call site and fails its request with an
+    /// ``HTTPMockError`` naming why.
     func renderOffThePool(_ context: JSONValue, location: SourceLocation, limits: Limits = Limits()) async throws -> String {
         do {
             // In place when small (nearly every template), else on a thread of its own.
