@@ -131,7 +131,8 @@ public final class HTTPMock: Sendable {
 
     /// The host that registrations without `host:` use. Default `"example.com"`.
     public var defaultDomain: String {
-        get { registry.settings.defaultDomain }
+        // One field of the snapshot, not a copy of every setting: the server reads it per request.
+        get { registry.settingsSnapshot.value.defaultDomain }
         set { registry.updateSettings { $0.defaultDomain = newValue } }
     }
 

@@ -301,27 +301,25 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let started = site.onExchange == nil ? nil : DispatchTime.now()
         // The admin paths obey one access rule; the admin API answers its own paths: not
         // journaled, never matched (SPEC §19, §23).
-        let source: AnswerSource =
-            if let adminPath = AdminAccess.path(of: head.uri), let admin = adminSource(adminPath, head: head) {
-                admin
-            } else {
-                .registry(
-                    site.mock.startServing(method: method, target: target, headers: headers, body: bodyData, clientAddress: clientAddress))
-            }
-        if case .registry(.ready(let answer)) = source, let response = ResponseWriter.writableAtOnce(answer) {
-            let exchange = Exchange(id: id, method: method, target: head.uri, keepAlive: head.isKeepAlive, started: started)
-            if isWritingAtOnce {
-                // Inside the write of the previous answer's end, NIO delivered this pipelined
-                // request: write it on the loop's next turn, so a long pipeline never nests.
-                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-                context.eventLoop.execute {
-                    let (handler, context) = bound.value
-                    handler.writeAtOnce(response, for: exchange, context: context)
+        let source: AnswerSource
+        if let adminPath = AdminAccess.path(of: head.uri), let admin = adminSource(adminPath, head: head) {
+            source = admin
+        } else {
+            let start = site.mock.startServing(method: method, target: target, headers: headers, body: bodyData, clientAddress: clientAddress)
+            switch start {
+            case .prepared(let answer, let method):
+                // The usual request: a response prepared at registration, written as kept.
+                writeAtOnce(.prepared(answer, to: method), id: id, head: head, started: started, context: context)
+                return
+            case .ready(let answer):
+                if let response = ResponseWriter.writableAtOnce(answer) {
+                    writeAtOnce(.whole(response), id: id, head: head, started: started, context: context)
+                    return
                 }
-            } else {
-                writeAtOnce(response, for: exchange, context: context)
+            case .later:
+                break
             }
-            return
+            source = .registry(start)
         }
         let writing = WritingFlag()
         answering?.writing = writing
@@ -337,6 +335,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                     await admin.answer(method: method, uri: head.uri, headers: head.headers.map { ($0.name, $0.value) }, body: bodyData)
                         .adding(headers: cors)
                 case .direct(let answer): answer
+                case .registry(.prepared(let answer, let method)): .respond(WireResponse(answer, to: method))
                 case .registry(.ready(let answer)): answer
                 case .registry(.later(let continuation)): await continuation.answer()
                 }
@@ -394,16 +393,36 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let started: DispatchTime?
     }
 
+    /// Writes request `id`'s whole response from the event loop: now, or on the loop's next
+    /// turn when NIO delivered this pipelined request from inside the write of the previous
+    /// answer's end (so a long pipeline never nests).
+    private func writeAtOnce(
+        _ response: ResponseWriter.AtOnce, id: Int, head: HTTPRequestHead, started: DispatchTime?, context: ChannelHandlerContext
+    ) {
+        let exchange = Exchange(id: id, method: head.method.rawValue, target: head.uri, keepAlive: head.isKeepAlive, started: started)
+        guard isWritingAtOnce else {
+            writeAtOnce(response, for: exchange, context: context)
+            return
+        }
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            let (handler, context) = bound.value
+            handler.writeAtOnce(response, for: exchange, context: context)
+        }
+    }
+
     /// Writes a whole response from the event loop, unless its request is no longer the one
     /// being answered (the connection closed meanwhile).
-    private func writeAtOnce(_ response: WireResponse, for exchange: Exchange, context: ChannelHandlerContext) {
+    private func writeAtOnce(_ response: ResponseWriter.AtOnce, for exchange: Exchange, context: ChannelHandlerContext) {
         guard let answering, answering.id == exchange.id else { return }
         isWritingAtOnce = true
         ResponseWriter.writeAtOnce(response, context: context, keepAlive: exchange.keepAlive, kept: &keptParts)
         isWritingAtOnce = false
-        site.record(
-            method: exchange.method, target: exchange.target, statusCode: response.statusCode, outcome: "responded",
-            started: exchange.started)
+        if site.onExchange != nil {
+            site.record(
+                method: exchange.method, target: exchange.target, statusCode: response.statusCode, outcome: "responded",
+                started: exchange.started)
+        }
         answered(exchange.id, context: context)
     }
 

@@ -238,6 +238,38 @@ enum ResponseWriter {
         }
     }
 
+    /// A response the connection's handler writes whole from the event loop.
+    enum AtOnce {
+        /// A response prepared at registration, in answer to a request with this method.
+        case prepared(ImmediateAnswer, to: MockMethod)
+        /// Any other whole response (``writableAtOnce(_:)``).
+        case whole(WireResponse)
+
+        /// The status code sent.
+        var statusCode: Int {
+            switch self {
+            case .prepared(let answer, _): answer.statusCode
+            case .whole(let response): response.statusCode
+            }
+        }
+    }
+
+    /// Writes `response` from the connection's handler on the event loop (see
+    /// ``writeAtOnce(_:context:keepAlive:kept:)-(WireResponse,_,_,_)``). A prepared answer whose
+    /// parts the connection kept is written as kept, without building its ``WireResponse``.
+    static func writeAtOnce(_ response: AtOnce, context: ChannelHandlerContext, keepAlive: Bool, kept: inout PreparedParts?) {
+        switch response {
+        case .prepared(let answer, let method):
+            if let parts = kept, parts.answer === answer, parts.keepAlive == keepAlive, parts.sendsBody == answer.sendsBody(to: method) {
+                write(head: parts.head, body: parts.body, context: context, keepAlive: keepAlive)
+            } else {
+                writeAtOnce(WireResponse(answer, to: method), context: context, keepAlive: keepAlive, kept: &kept)
+            }
+        case .whole(let response):
+            writeAtOnce(response, context: context, keepAlive: keepAlive, kept: &kept)
+        }
+    }
+
     /// Writes a whole response (``isWhole(_:)``) from the connection's handler on the event loop,
     /// flushes, then closes the connection unless it is kept alive (a failed write closes it).
     /// `kept` holds the parts of the last prepared response the connection wrote
@@ -253,6 +285,13 @@ enum ResponseWriter {
                 kept = PreparedParts(answer: answer, sendsBody: response.sendsBody, keepAlive: keepAlive, head: head, body: body)
             }
         }
+        write(head: head, body: body, context: context, keepAlive: keepAlive)
+    }
+
+    /// Writes a head and a body from the event loop, flushes, and closes unless kept alive.
+    private static func write(
+        head: HTTPServerResponsePart, body: HTTPServerResponsePart?, context: ChannelHandlerContext, keepAlive: Bool
+    ) {
         context.write(NIOAny(head), promise: nil)
         if let body { context.write(NIOAny(body), promise: nil) }
         guard !keepAlive else {

@@ -43,7 +43,17 @@ private final class LockedBuffer<State>: ManagedBuffer<State, PlatformLock> {
             lock.initialize(to: os_unfair_lock())
             #else
             lock.initialize(to: pthread_mutex_t())
-            let result = pthread_mutex_init(lock, nil)
+            // Adaptive: a thread that finds the lock taken spins briefly before it sleeps. The
+            // critical sections are short (a route lookup and a journal append), and the server's
+            // event loops, one per core, take the registry's lock for every request: sleeping
+            // and waking in the kernel cost more than the wait (LinuxNotes.md).
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            defer { pthread_mutexattr_destroy(&attributes) }
+            #if canImport(Glibc)
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+            #endif
+            let result = pthread_mutex_init(lock, &attributes)
             precondition(result == 0, "pthread_mutex_init failed: \(result)")
             #endif
         }

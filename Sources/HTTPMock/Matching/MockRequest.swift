@@ -30,8 +30,9 @@ public struct MockRequest: Sendable, CustomStringConvertible {
 
     /// What a request's URL says for lookup, read once per URL: a transport that sees the same
     /// URL again (the server, for each request on a connection to the same path) reuses it
-    /// instead of reading the URL again.
-    package struct Target: Sendable {
+    /// instead of reading the URL again. A class: the server keeps the last one per connection
+    /// and hands it to each request, and a copy should cost one retain, not eight.
+    package final class Target: Sendable {
         let url: URL
         let queryItems: [URLQueryItem]
         let normalizedPath: String

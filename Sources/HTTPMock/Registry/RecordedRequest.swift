@@ -151,6 +151,15 @@ package final class ImmediateAnswer: Sendable {
         status.sendsBody(to: method) ? body : nil
     }
 
+    /// Whether a body goes on the wire in answer to a `method` request (as
+    /// ``WireResponse/sendsBody`` of ``WireResponse/init(_:to:)``).
+    package func sendsBody(to method: HTTPMethod) -> Bool {
+        body != nil && status.sendsBody(to: method)
+    }
+
+    /// The status code sent.
+    package var statusCode: Int { status.code }
+
     /// The journal's record of serving it to a `method` request.
     func served(to method: HTTPMethod) -> ServedResponse {
         status.sendsBody(to: method) ? served : servedWithoutBody

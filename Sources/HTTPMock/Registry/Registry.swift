@@ -290,7 +290,8 @@ final class Registry: Sendable {
         }
     }
 
-    var settings: InstanceSettings { state.withLock { $0.settings.value } }
+    /// The settings, copied after the lock (the critical section only retains the snapshot).
+    var settings: InstanceSettings { settingsSnapshot.value }
 
     var settingsSnapshot: SettingsSnapshot { state.withLock { $0.settings } }
 

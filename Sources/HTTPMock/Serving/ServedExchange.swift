@@ -122,9 +122,14 @@ package struct ServedBodyReader: @unchecked Sendable {
 
 /// How a request that arrived over the server starts (``HTTPMock/startServing(method:target:headers:body:clientAddress:)``).
 package enum ServedStart: Sendable {
+    /// The most usual case: a response prepared at registration, complete the moment it was
+    /// resolved (``ImmediateAnswer``), already journaled as served, sent in answer to a request
+    /// with this method. The server writes the parts it kept from the last time it sent the same
+    /// answer, or builds them (``WireResponse/init(_:to:)``), without leaving its event loop.
+    case prepared(ImmediateAnswer, to: HTTPMethod)
     /// What to send, computed at once: the request matched a route without running user code,
     /// and its response starts now (nothing to wait for, no handler to run, nothing to fetch).
-    /// The usual case; the server writes it without leaving its event loop.
+    /// The server writes it without leaving its event loop.
     case ready(ServedAnswer)
     /// The rest must be awaited off the event loop: ``ServedContinuation/answer()``.
     case later(ServedContinuation)
@@ -219,7 +224,7 @@ extension HTTPMock {
         if let complete = resolution.completeAnswer {
             // Prepared at registration and journaled as served by the lookup; no log handler
             // sees matches (else it would not be complete at once).
-            return .ready(.respond(WireResponse(complete, to: request.method)))
+            return .prepared(complete, to: request.method)
         }
         // A matched request: the report has no side effects, only the event to log.
         let report = registry.report(resolution)
@@ -243,7 +248,7 @@ extension MockResponse.Body {
 
 extension WireResponse {
     /// A response prepared at registration, sent in answer to `method`.
-    init(_ complete: ImmediateAnswer, to method: HTTPMethod) {
+    package init(_ complete: ImmediateAnswer, to method: HTTPMethod) {
         let body = complete.body(to: method)
         self.init(
             statusCode: complete.status.code, reasonPhrase: complete.status.reasonPhrase, headers: complete.wireHeaders,
