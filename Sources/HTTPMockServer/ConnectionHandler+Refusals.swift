@@ -77,7 +77,7 @@ extension ConnectionHandler {
 
     /// Whether the client waits for `100 Continue` before it sends the body it announced.
     static func expectsContinue(_ head: HTTPRequestHead) -> Bool {
-        guard head.version.major == 1, head.version.minor >= 1,
+        guard head.version.major == 1, head.version.minor >= 1, head.headers.contains(name: "Expect"),
             head.headers["Expect"].contains(where: { $0.lowercased() == "100-continue" })
         else { return false }
         let length = head.headers.first(name: "Content-Length").flatMap { Int($0) } ?? 0
@@ -86,7 +86,7 @@ extension ConnectionHandler {
 
     /// `/path`, `*` for `OPTIONS`, or an absolute `http://` or `https://` URL (a proxy request).
     static func isOriginOrHTTPTarget(_ target: String, method: HTTPMethod) -> Bool {
-        if target.hasPrefix("/") { return true }
+        if target.utf8.first == UInt8(ascii: "/") { return true }
         if target == "*" { return method == .OPTIONS }
         let lowercased = target.lowercased()
         return lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://")

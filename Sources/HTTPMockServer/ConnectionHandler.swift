@@ -169,8 +169,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 incoming?.body?.writeBuffer(&chunk)
             }
         case .end:
-            guard let request = incoming else { return }
-            incoming = nil
+            guard let request = incoming.take() else { return }
             if request.head.method == .CONNECT {
                 connect(context: context, head: request.head)
             } else {

@@ -224,12 +224,23 @@ enum ResponseWriter {
     /// The parts built for a response prepared at registration (``WireResponse/preparedFrom``),
     /// kept by a connection: a client usually asks for the same thing again, and the head and the
     /// body's buffer are then written again as they are, not built anew.
-    struct PreparedParts {
+    ///
+    /// A class: the connection checks it for every request, and a copy of the parts (a head and
+    /// its header fields, a body buffer) cost several retains.
+    final class PreparedParts {
         let answer: ImmediateAnswer
         let sendsBody: Bool
         let keepAlive: Bool
         let head: HTTPServerResponsePart
         let body: HTTPServerResponsePart?
+
+        init(answer: ImmediateAnswer, sendsBody: Bool, keepAlive: Bool, head: HTTPServerResponsePart, body: HTTPServerResponsePart?) {
+            self.answer = answer
+            self.sendsBody = sendsBody
+            self.keepAlive = keepAlive
+            self.head = head
+            self.body = body
+        }
 
         /// Whether these are the parts of `response` with `keepAlive`. The kept answer is held,
         /// so no other can take its address; prepared answers never change.

@@ -116,6 +116,12 @@ final class Route: Sendable {
         self.runsUserCode = key.body != nil || key.predicate != nil || key.conditions?.isExpensive == true
     }
 
+    /// ``RouteKey/matchesConstraints(_:parameters:facts:)`` of ``key``, read in place: called as
+    /// `route.key.matchesConstraints(…)` from a lookup, the key was copied for every candidate.
+    func matchesConstraints(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts) -> Bool {
+        key.matchesConstraints(request, parameters: parameters, facts: &facts)
+    }
+
     /// Whether `self` takes precedence over `other`.
     func precedes(_ other: Route) -> Bool {
         if key.priority != other.key.priority, (key.priority ?? 5) != (other.key.priority ?? 5) {

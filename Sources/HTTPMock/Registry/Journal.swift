@@ -33,7 +33,7 @@ struct Journal: RandomAccessCollection, MutableCollection, Sendable {
         }
     }
 
-    mutating func append(_ entry: RecordedRequest) {
+    mutating func append(_ entry: consuming RecordedRequest) {
         if (head + count) % Self.chunkCapacity == 0 {
             var chunk: [RecordedRequest] = []
             chunk.reserveCapacity(Self.chunkCapacity)

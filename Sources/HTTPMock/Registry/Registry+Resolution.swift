@@ -118,7 +118,7 @@ extension Registry {
                 guard let captured = route.key.path.match(segments ?? []) else { continue }
                 parameters = captured
             }
-            guard route.key.matchesConstraints(request, parameters: parameters, facts: &facts) else { continue }
+            guard route.matchesConstraints(request, parameters: parameters, facts: &facts) else { continue }
             matching.append((position, parameters))
         }
         matching.sort { snapshot.routes[$0.0].precedes(snapshot.routes[$1.0]) }

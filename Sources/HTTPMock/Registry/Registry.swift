@@ -116,7 +116,7 @@ final class Registry: Sendable {
                 request: kept, isMatched: isMatched, route: route,
                 statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served)
             if let droppedBodySize { entry.droppedBodySize = droppedBodySize }
-            journal.append(entry)
+            journal.append(consume entry)
             journalLimits.enforce(on: &journal)
             return nextJournalID
         }
