@@ -59,7 +59,9 @@ let package = Package(
                 "HTTPMock",
                 "HTTPMockServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: server)),
-            ]
+            ],
+            // The static build's ld.lld symbol ordering file (README, .ci/link-order): not a source.
+            exclude: ["link-order.txt"]
         ),
         .executableTarget(name: "httpmock-demo", dependencies: ["HTTPMock"]),
         // Caps how many tests Swift Testing runs at once, so that the suites do not starve the
