@@ -40,7 +40,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         var task: Task<Void, Never>?
     }
 
-    private let site: ServingSite
+    let site: ServingSite
     /// The request decoder in the pipeline (replaced after CONNECT and a declined upgrade).
     var decoder: ByteToMessageHandler<HTTPRequestDecoder>
     private var lastID = 0
@@ -56,7 +56,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var isWritingAtOnce = false
     /// The last request's target (its URL, read for lookup), with the path, `Host` value and
     /// domain it was made from.
-    private var lastTarget: (path: String, host: String, domain: String, target: MockRequest.Target)?
+    /// (Read and written by ``requestTarget(for:)``, ConnectionHandler+Target.swift.)
+    var lastTarget: (path: String, host: String, domain: String, target: MockRequest.Target)?
     /// The parts of the last response prepared at registration that was written, to write again.
     private var keptParts: ResponseWriter.PreparedParts?
     /// The client's address, read when the connection opens (WireMock's `clientIp` matcher).
@@ -304,11 +305,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         if let adminPath = AdminAccess.path(of: head.uri), let admin = adminSource(adminPath, head: head) {
             source = admin
         } else {
-            let start = site.mock.startServing(method: method, target: target, headers: headers, body: bodyData, clientAddress: clientAddress)
+            let start = site.mock.startServing(
+                method: method, target: target, headers: headers, body: bodyData, clientAddress: clientAddress)
             switch start {
-            case .prepared(let answer, let method):
+            case .prepared(let answer, let requestMethod):
                 // The usual request: a response prepared at registration, written as kept.
-                writeAtOnce(.prepared(answer, to: method), id: id, head: head, started: started, context: context)
+                writeAtOnce(.prepared(answer, to: requestMethod), id: id, head: head, started: started, context: context)
                 return
             case .ready(let answer):
                 if let response = ResponseWriter.writableAtOnce(answer) {
@@ -423,43 +425,6 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 started: exchange.started)
         }
         answered(exchange.id, context: context)
-    }
-
-    /// The URL the registry matches, read for lookup: the impersonated origin for requests that
-    /// name the server, the named host for absolute-form requests and foreign `Host` headers.
-    private func requestTarget(for head: HTTPRequestHead) -> MockRequest.Target? {
-        let uri = head.uri
-        let isOriginForm = uri.utf8.first == UInt8(ascii: "/")
-        if !isOriginForm {
-            let lowercased = uri.lowercased()
-            if lowercased.hasPrefix("http://") || lowercased.hasPrefix("https://") {
-                guard let url = URL(string: uri), let host = url.host, !host.isEmpty else { return nil }
-                let hostInAuthority = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-                let authority = url.port.map { "\(hostInAuthority):\($0)" } ?? hostInAuthority
-                let called = MockRequest.CalledURL(scheme: "http", authority: "", target: uri)
-                if site.namesServer(authority) {
-                    let pathStart = uri.dropFirst(lowercased.hasPrefix("https://") ? 8 : 7).firstIndex(of: "/")
-                    return URL(string: site.impersonatedOrigin + (pathStart.map { String(uri[$0...]) } ?? "/")).map {
-                        MockRequest.Target($0, called: called)
-                    }
-                }
-                return MockRequest.Target(url, called: called)
-            }
-        }
-        // The path (`*` is read as `/*`), the host from `Host`. A client often asks for the same
-        // target again: the last one is kept, with what it was made from.
-        let path = isOriginForm ? uri : "/" + uri
-        let host = head.headers.first(name: "Host") ?? ""
-        let domain = site.matchedDomain
-        if let lastTarget, lastTarget.path == path, lastTarget.host == host, lastTarget.domain == domain { return lastTarget.target }
-        let url =
-            !host.isEmpty && !site.namesServer(host)
-            ? URL(string: "http://\(host)\(path)") : URL(string: ServingSite.origin(of: domain) + path)
-        // Where the client sent it (SPEC §22's `absoluteUrl`): kept as parts, made a URL only when read.
-        let called = MockRequest.CalledURL(scheme: "http", authority: host.isEmpty ? site.authority : host, target: path)
-        guard let target = url.map({ MockRequest.Target($0, called: called) }) else { return nil }
-        lastTarget = (path, host, domain, target)
-        return target
     }
 }
 #endif
