@@ -209,6 +209,64 @@ struct WireMockTemplatingTests {
         #expect(throws: HTTPMockError.self) { try render("{{math 10 '/' 0}}") }
     }
 
+    /// Each row was answered by the WireMock 2.35.1 jar to `{{math request.query.a request.query.o request.query.b}}`
+    /// (issue 43.23): exact `BigDecimal` arithmetic, then Java's `intValue()`/`longValue()`
+    /// (low bits only) for a whole result and `doubleValue()` otherwise.
+    @Test(
+        "math on operands beyond 64 bits, scales and signs: exact BigDecimal, reduced as the jar reduces it",
+        arguments: [
+            ("a=1234567890123456789012345678901234567890&o=%2B&b=1234567890123456789012345678901234567890", "6447113069200807332"),
+            ("a=1234567890123456789012345678901234567890&o=*&b=1234567890123456789012345678901234567890", "3927718353326642244"),
+            ("a=9223372036854775807&o=*&b=9223372036854775807", "1"), ("a=9223372036854775807&o=%2B&b=1", "0"),
+            ("a=-1234567890123456789012345678901234567890&o=/&b=7", "1346380551"), ("a=-5000000000&o=-&b=0", "-705032704"),
+            ("a=3000000000&o=%2B&b=0", "3000000000"), ("a=2&o=x&b=3", "6"), ("a=7&o=%25&b=0.5", "0.0"), ("a=1e2&o=%25&b=3", "1"),
+            ("a=-7.5&o=%25&b=2", "-1.5"), ("a=10&o=/&b=0.3", "33"), ("a=1e300&o=-&b=1", "-1"), ("a=2.5&o=/&b=-2", "-1.3"),
+            ("a=-2.5&o=/&b=2", "-1.3"), ("a=1.25&o=/&b=0.5", "2.5"), ("a=100&o=%25&b=-7", "2"), ("a=5E-3&o=*&b=2", "0.01"),
+            ("a=%205&o=%2B&b=1", "1"), ("a=0.000&o=%2B&b=0", "0.0"), ("a=1e300&o=*&b=1e300", "Infinity"), ("a=1.50&o=%2B&b=1", "2.5"),
+            ("a=nan&o=%2B&b=1", "1"), ("a=1e-5&o=%2B&b=1", "1.00001"),
+        ])
+    func mathBeyondSixtyFourBits(query: String, expected: String) throws {
+        let template = "{{math request.query.a request.query.o request.query.b}}"
+        #expect(try render(template, request("http://127.0.0.1:8080/m?" + query)) == expected, "\(query)")
+    }
+
+    @Test("math refuses operands past its bounds (1,000 digits, scale ±1,000) with an error naming them, never a trap")
+    func mathBounds() throws {
+        let template = "{{math request.query.a '*' request.query.b}}"
+        let huge = String(repeating: "9", count: 1_001)
+        #expect(throws: HTTPMockError.self) { try render(template, request("http://127.0.0.1:8080/m?a=\(huge)&b=2")) }
+        #expect(throws: HTTPMockError.self) { try render(template, request("http://127.0.0.1:8080/m?a=1e99999999999&b=2")) }
+        #expect(throws: HTTPMockError.self) { try render(template, request("http://127.0.0.1:8080/m?a=1e-5000&b=2")) }
+        let largest = String(repeating: "9", count: 1_000)
+        #expect(try render("{{math request.query.a '/' request.query.b}}", request("http://127.0.0.1:8080/m?a=\(largest)&b=\(largest)")) == "1")
+    }
+
+    @Test("dates out of Java's Instant range, epochs that are not whole numbers, offsets of a billion years: errors, never traps (issue 43.2)")
+    func datesOutOfRange() throws {
+        for (template, query) in [
+            ("{{date (parseDate request.query.t format='unix') format='epoch'}}", "t=1e300"),
+            ("{{date (parseDate request.query.t format='unix') format='epoch'}}", "t=nan"),
+            ("{{parseDate request.query.t format='epoch'}}", "t=1e300"),
+            ("{{parseDate request.query.t format='unix'}}", "t=9223372036854775807"),
+            ("{{now offset='-9223372036854775807 days'}}", "t=1"),
+            ("{{now offset='2000000000 years' format='epoch'}}", "t=1"),
+            ("{{now offset='9223372036854775807 seconds' format='unix'}}", "t=1"),
+        ] {
+            #expect(throws: HTTPMockError.self, "\(template) ?\(query)") {
+                try render(template, request("http://127.0.0.1:8080/d?" + query))
+            }
+        }
+        // Within the range, as the jar answers them.
+        #expect(try render("{{parseDate request.query.t format='epoch'}}", request("http://127.0.0.1:8080/d?t=253402300800000")) == "10000-01-01T00:00:00Z")
+    }
+
+    @Test("range with bounds 16e18 apart is refused by its count, not an overflow trap (issue 43.1)")
+    func rangeFarApart() throws {
+        let request = request("http://127.0.0.1:8080/r?a=-8000000000000000000&b=8000000000000000000")
+        #expect(throws: HTTPMockError.self) { try render("{{#each (range request.query.a request.query.b)}}{{this}}{{/each}}", request) }
+        #expect(throws: HTTPMockError.self) { try render("{{range -8000000000000000000 8000000000000000000}}") }
+    }
+
     @Test("range and array as WireMock 2.35.1 renders them (compared with the jar); bounded")
     func rangeAndArray() throws {
         #expect(

@@ -170,6 +170,24 @@ def test_stub_this_turns_a_miss_into_a_stub_that_answers_the_same_request(serve,
     assert curl("-o", "/dev/null", "-w", "%{http_code}", "-H", "X-Env: staging", served.base_url + "/orders?status=closed&page=2") == "404"
 
 
+def test_stub_this_keeps_dot_segments_as_the_client_sent_them(serve, browser):
+    """Issue 43.25: a miss on /dot/./x/../y proposed /dot/y, and the saved stub missed again."""
+    served = serve()
+    browser.get(served.base_url + "/__admin/")
+    url = served.base_url + "/dot/./x/../y"
+    assert curl("--path-as-is", "-o", "/dev/null", "-w", "%{http_code}", url) == "404"
+    wait_for(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, '[data-testid="stub-this"]')) == 1, "the miss has Stub this")
+    element(browser, "stub-this").click()
+    wait_for(browser, lambda d: element(d, "stub-editor").is_displayed(), "the editor opens")
+    assert element(browser, "stub-path").get_attribute("value") == "/dot/./x/../y"
+    body = element(browser, "stub-body")
+    body.clear()
+    body.send_keys("dotted")
+    element(browser, "stub-save").click()
+    wait_for(browser, lambda d: not element(d, "stub-editor").is_displayed(), "the editor closes once saved")
+    assert curl("--path-as-is", url) == "dotted"
+
+
 def test_a_request_opens_to_its_headers_bodies_and_time_with_secrets_masked(serve, browser):
     served = serve()
     add_mapping(served, {"request": {"method": "POST", "urlPath": "/login"},

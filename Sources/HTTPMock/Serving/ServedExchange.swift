@@ -269,7 +269,7 @@ private struct ServedRun: Sendable {
         let action: ResponsePlan.Action
         switch ResponsePlan.first(response, to: request, inherited: inherited, defaultDelay: settings.instantDelay) {
         case .refuse(let error):
-            return fail(error)
+            return unsendable(error, to: request)
         case .runHandler(let handler, let delivery):
             if let base = handler.forwardBase,
                 let forward = ServedForward(
@@ -328,7 +328,7 @@ private struct ServedRun: Sendable {
     func answerAtOnce(_ response: MockResponse, to request: MockRequest) -> ServedAnswer? {
         switch ResponsePlan.first(response, to: request, inherited: nil, defaultDelay: settings.instantDelay) {
         case .refuse(let error):
-            return fail(error)
+            return unsendable(error, to: request)
         case .runHandler, .start(.never, _, _), .start(.gate, _, _), .start(.after, _, _):
             return nil
         case .start(.now, let action, let rate):
@@ -408,6 +408,18 @@ private struct ServedRun: Sendable {
     private func fail(_ error: any Error) -> ServedAnswer {
         registry.recordOutcome(journalID: journalID, statusCode: nil, error: error)
         return .close(reason: "\(error)")
+    }
+
+    /// A 500 naming why the response cannot be sent (a CR/LF in a templated header value, a
+    /// header name that is not a token, a 1xx final status): the client gets an answer and
+    /// the connection, with any request pipelined behind, goes on (Guarantees.md).
+    private func unsendable(_ error: any Error, to request: MockRequest) -> ServedAnswer {
+        registry.recordOutcome(journalID: journalID, statusCode: 500, error: error)
+        let problem = (error as? HTTPMockError)?.message ?? "\(error)"
+        return .direct(
+            status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
+            body: Data("HTTPMock: the response to \(request.method.rawValue) \(request.url.path) cannot be sent: \(problem)\n".utf8),
+            method: request.method.rawValue)
     }
 
     /// Sends `request` through the instance's passthrough session and relays the answer.

@@ -245,9 +245,13 @@ extension TemplateValue {
     /// Computed from the calendar fields directly: a formatter per call costs more than a render.
     package static func iso8601(_ date: Date, _ zone: TimeZone) -> String {
         let offset = zone.secondsFromGMT(for: date)
-        var seconds = time_t((date.timeIntervalSince1970).rounded(.down)) + time_t(offset)
+        // A date no calendar can write (NaN, 1e300 s) is written as its number, never a trap.
+        guard let whole = Int(exactly: date.timeIntervalSince1970.rounded(.down)), abs(whole) < 1 << 58 else {
+            return "\(date.timeIntervalSince1970)"
+        }
+        var seconds = time_t(whole) + time_t(offset)
         var fields = tm()
-        gmtime_r(&seconds, &fields)
+        guard gmtime_r(&seconds, &fields) != nil else { return "\(date.timeIntervalSince1970)" }
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let year = Int(fields.tm_year) + 1900
         let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)

@@ -36,11 +36,13 @@ package final class AdminAPI: Sendable {
     /// The answer to one admin request.
     func answer(method: String, uri: String, headers: [(String, String)], body: Data?) async -> ServedAnswer {
         let components = URLComponents(string: uri)
-        let path = components?.path ?? uri
+        // The path as sent, each segment decoded once: a segment that does not decode (`%ff`,
+        // `%c0%ae`) stays as written, and URLComponents refusing the target is no trap.
+        let path = components?.percentEncodedPath ?? String(uri.prefix { $0 != "?" && $0 != "#" })
         let query = components?.queryItems ?? []
         // Access (the token, Host, Origin, content type) was checked before: AdminAccess.
-        var segments = path.split(separator: "/", omittingEmptySubsequences: true).map { $0.removingPercentEncoding ?? String($0) }
-        segments.removeFirst()  // "__admin"
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).dropFirst()  // "__admin"
+            .map { $0.removingPercentEncoding ?? String($0) }
         let request = MockRequest.direct(
             method: method, url: URL(string: "http://localhost" + uri) ?? URL(fileURLWithPath: "/"), headers: headers, body: body)
         return await route(method: method.uppercased(), segments, query: query, body: body, request: request)

@@ -326,13 +326,24 @@ extension Dashboard {
           // Headers every client sends, or that change per request: listed, not matched unless ticked.
           var generic = ["host", "user-agent", "accept", "accept-encoding", "accept-language", "connection", "content-length", "cache-control", "pragma", "origin", "referer"];
 
+          // The path as the client sent it: URL() would resolve "." and ".." segments, and a stub
+          // for /a/y does not answer /a/./x/../y, which the server matches as written.
+          function sentPath(text) {
+            var origin = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\/?#]*/.exec(text);
+            var rest = origin ? text.slice(origin[0].length) : text;
+            var end = rest.search(/[?#]/);
+            var path = end === -1 ? rest : rest.slice(0, end);
+            return path || "/";
+          }
+
           function openEditor(entry) {
             var url = new URL(entry.url, location.href);
+            var path = sentPath(entry.url);
             editing = { query: [], headers: [] };
             $("stub-method").value = entry.method;
-            $("stub-path").value = url.pathname;
+            $("stub-path").value = path;
             $("stub-status").value = "200";
-            $("stub-name").value = "From the dashboard: " + entry.method + " " + url.pathname;
+            $("stub-name").value = "From the dashboard: " + entry.method + " " + path;
             $("stub-error").textContent = "";
             var query = $("stub-query");
             query.replaceChildren(el("div", { "class": "muted" }, Array.from(url.searchParams).length ? "Query (ticked: must be equal):" : "No query."));

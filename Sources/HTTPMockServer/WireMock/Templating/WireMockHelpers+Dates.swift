@@ -32,7 +32,7 @@ extension WireMockTemplating {
                 }),
             "parseDate": TemplateHelper { call throws(TemplateHelperError) in
                 guard let text = call.argument(0)?.helperText else { return .null }
-                return Self.parseDate(text, format: call.hash("format")?.helperText) ?? .null
+                return try Self.parseDate(text, format: call.hash("format")?.helperText) ?? .null
             },
         ]
     }
@@ -103,7 +103,7 @@ extension WireMockTemplating {
         let site = call.prepared as? DateSite ?? DateSite()
         var shifted = date
         if let offset = site.offset {
-            shifted = offset.shift(date)
+            shifted = try offset.shift(date)
         } else if let text = call.hash("offset") {
             shifted = try DateOffset(text.helperText).shift(date)
         }
@@ -113,28 +113,56 @@ extension WireMockTemplating {
         case nil:
             return .date(shifted, zone ?? dateZone ?? utc)
         case "epoch":
-            return .integer(Int((shifted.timeIntervalSince1970 * 1000).rounded(.down)))
+            return .integer(try Self.whole(shifted.timeIntervalSince1970 * 1000, "milliseconds"))
         case "unix":
-            return .integer(Int(shifted.timeIntervalSince1970.rounded(.down)))
+            return .integer(try Self.whole(shifted.timeIntervalSince1970, "seconds"))
         case let pattern?:
             let formatter = site.formatter ?? LockedFormatter(pattern: pattern, zone: zone ?? dateZone ?? utc)
             return .string(formatter.string(from: shifted))
         }
     }
 
-    /// `text` as a date: `format=` a Java pattern, `epoch` (milliseconds) or `unix` (seconds);
-    /// without one, ISO 8601 (its offset kept) or RFC 1123. `nil` when it does not read.
-    static func parseDate(_ text: String, format: String?) -> TemplateValue? {
+    /// The instants a template may make: about Java's `Instant.MIN` … `Instant.MAX` (years
+    /// −1,000,000,000 … 1,000,000,000), in seconds since 1970. A date outside (a huge epoch, an
+    /// offset of 2,000,000,000 years) is an error answered 500, as WireMock answers it.
+    static let instantRange: ClosedRange<Double> = -31_557_014_167_219_200 ... 31_556_889_864_403_200
+
+    /// `date` when it lies in ``instantRange``; an error naming what made it otherwise.
+    static func checked(_ seconds: Double, _ what: @autoclosure () -> String) throws(TemplateHelperError) -> Date {
+        guard instantRange.contains(seconds) else {
+            throw TemplateHelperError("\(what()) is not a date between the years -1000000000 and 1000000000")
+        }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// `value` rounded down as a whole number of `unit`, or an error where it has none (Java's
+    /// `toEpochMilli` overflows past ±292 million years).
+    static func whole(_ value: Double, _ unit: String) throws(TemplateHelperError) -> Int {
+        guard let whole = Int(exactly: value.rounded(.down)) else {
+            throw TemplateHelperError("the date is beyond what a whole number of \(unit) since 1970 can hold")
+        }
+        return whole
+    }
+
+    /// `text` as a date: `format=` a Java pattern, `epoch` (milliseconds) or `unix` (seconds),
+    /// each a whole number as WireMock reads them (`Long.parseLong`); without one, ISO 8601
+    /// (its offset kept) or RFC 1123. `nil` when it does not read; an error for an epoch that
+    /// is not a whole number or lies outside ``instantRange``.
+    static func parseDate(_ text: String, format: String?) throws(TemplateHelperError) -> TemplateValue? {
         switch format {
-        case "epoch":
-            return Double(text).map { .date(Date(timeIntervalSince1970: $0 / 1000), utc) }
-        case "unix":
-            return Double(text).map { .date(Date(timeIntervalSince1970: $0), utc) }
+        case "epoch", "unix":
+            guard let number = Int64(text) else {
+                throw TemplateHelperError("parseDate format='\(format ?? "")' needs a whole number, got \(text.prefix(60).debugDescription)")
+            }
+            let seconds = format == "epoch" ? Double(number) / 1000 : Double(number)
+            return .date(try checked(seconds, "parseDate \(text) (format='\(format ?? "")')"), utc)
         case let pattern?:
-            return LockedFormatter(pattern: pattern, zone: utc).date(from: text).map { .date($0, utc) }
+            guard let date = LockedFormatter(pattern: pattern, zone: utc).date(from: text) else { return nil }
+            return .date(try checked(date.timeIntervalSince1970, "parseDate \(text.prefix(60))"), utc)
         case nil:
             if let (date, zone) = iso8601(text) { return .date(date, zone) }
-            return LockedFormatter(pattern: "EEE, dd MMM yyyy HH:mm:ss zzz", zone: utc).date(from: text).map { .date($0, utc) }
+            guard let date = LockedFormatter(pattern: "EEE, dd MMM yyyy HH:mm:ss zzz", zone: utc).date(from: text) else { return nil }
+            return .date(try checked(date.timeIntervalSince1970, "parseDate \(text.prefix(60))"), utc)
         }
     }
 
@@ -214,10 +242,19 @@ struct DateOffset: Sendable {
         self.component = component
     }
 
-    func shift(_ date: Date) -> Date {
+    /// The longest each unit can be, in seconds: enough to tell, before the calendar computes
+    /// it, that a shift leaves ``WireMockTemplating/instantRange`` (the calendar traps there).
+    static let longest: [Calendar.Component: Double] = [.second: 1, .minute: 60, .hour: 3_600, .day: 86_400, .month: 2_678_400, .year: 31_622_400]
+
+    func shift(_ date: Date) throws(TemplateHelperError) -> Date {
+        let estimate = date.timeIntervalSince1970 + Double(amount) * (Self.longest[component] ?? 31_622_400)
+        _ = try WireMockTemplating.checked(estimate, "offset '\(amount) \(component)' from \(date)")
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = WireMockTemplating.utc
-        return calendar.date(byAdding: component, value: amount, to: date) ?? date
+        guard let shifted = calendar.date(byAdding: component, value: amount, to: date) else {
+            throw TemplateHelperError("offset '\(amount) \(component)' from \(date) is not a date")
+        }
+        return try WireMockTemplating.checked(shifted.timeIntervalSince1970, "offset '\(amount) \(component)' from \(date)")
     }
 }
 #endif

@@ -72,7 +72,9 @@ extension WireMockTemplating {
                 "range needs two whole numbers, got \(call.positional[0].helperText) and \(call.positional[1].helperText)")
         }
         guard lower <= upper else { throw TemplateHelperError("range's upper bound (\(upper)) is below its lower bound (\(lower))") }
-        guard upper - lower < maximumRangeCount else {
+        // `upper - lower` overflows for bounds far apart (-8e18 … 8e18): measured without it.
+        let (span, overflow) = upper.subtractingReportingOverflow(lower)
+        guard !overflow, span < maximumRangeCount else {
             throw TemplateHelperError("range \(lower) \(upper) would make more than \(maximumRangeCount) numbers")
         }
         return .array((lower...upper).map { .integer($0) })
@@ -115,94 +117,58 @@ extension WireMockTemplating {
         return .string(text)
     }
 
-    /// A number as Java's `BigDecimal` holds it: the value and its scale (digits after the point).
-    struct Scaled {
-        var value: Decimal
-        var scale: Int
-
-        init(_ operand: TemplateValue) {
-            let text: String
+    /// An operand as WireMock's `MathsHelper` coerces it: numbers exactly (a double as
+    /// `BigDecimal.valueOf` reads it, through its shortest text), text as `new BigDecimal(text)`
+    /// reads it, and 0 for anything that does not read as a number.
+    static func bigDecimal(_ operand: TemplateValue) throws(TemplateHelperError) -> JavaBigDecimal {
+        do {
             switch operand {
             case .integer(let integer), .json(.integer(let integer)):
-                self.value = Decimal(integer)
-                self.scale = 0
-                return
+                return JavaBigDecimal(integer)
             case .double(let double), .json(.double(let double)):
-                text = TemplateValue.javaText(double)
+                // Java's BigDecimal.valueOf(NaN) throws: WireMock answers 500.
+                guard double.isFinite else { throw TemplateHelperError("math cannot compute with \(TemplateValue.javaText(double))") }
+                return try JavaBigDecimal.parse(TemplateValue.javaText(double)) ?? JavaBigDecimal(0)
             default:
-                text = operand.helperText.trimmingCharacters(in: .whitespaces)
+                return try JavaBigDecimal.parse(operand.helperText) ?? JavaBigDecimal(0)
             }
-            let lowered = text.lowercased()
-            let mantissa = lowered.split(separator: "e", maxSplits: 1).first.map(String.init) ?? lowered
-            let exponent = lowered.contains("e") ? Int(lowered.split(separator: "e")[1].replacingOccurrences(of: "+", with: "")) ?? 0 : 0
-            let fraction = mantissa.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
-            guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !text.isEmpty,
-                Double(text) != nil
-            else {
-                self.value = 0
-                self.scale = 0
-                return
-            }
-            self.value = value
-            self.scale = max(0, fraction - exponent)
-        }
-
-        func rounded(_ scale: Int) -> Decimal {
-            var input = value
-            var result = Decimal()
-            NSDecimalRound(&result, &input, scale, .plain)
-            return result
+        } catch let refusal as JavaBigDecimal.Refusal {
+            throw TemplateHelperError(refusal.description)
+        } catch let error as TemplateHelperError {
+            throw error
+        } catch {
+            throw TemplateHelperError("\(error)")
         }
     }
 
+    /// `{{math left 'op' right}}` as WireMock's `MathsHelper`: exact `BigDecimal` arithmetic,
+    /// then Java's reduction of the result: a whole number (scale 0) becomes `intValue()` when
+    /// its `longValue()` is at most `Integer.MAX_VALUE`, else `longValue()` (both keep only the
+    /// low bits, as WireMock does); anything else `doubleValue()`.
     static func math(_ call: TemplateHelperCall) throws(TemplateHelperError) -> TemplateValue {
         guard call.positional.count >= 3 else {
             return failure("All maths functions require two operands and an operator as parameters e.g. 3 '+' 2")
         }
-        let left = Scaled(call.positional[0])
-        let right = Scaled(call.positional[2])
-        var result: Scaled
+        let left = try bigDecimal(call.positional[0])
+        let right = try bigDecimal(call.positional[2])
+        let result: JavaBigDecimal
         switch call.positional[1].helperText {
-        case "+": result = left.adding(right, scale: max(left.scale, right.scale))
-        case "-": result = left.adding(right.negated, scale: max(left.scale, right.scale))
-        case "*":
-            result = left
-            result.value = left.value * right.value
-            result.scale = left.scale + right.scale
+        case "+": result = left + right
+        case "-": result = left - right
+        case "*", "x": result = left * right
         case "/":
-            guard right.value != 0 else { throw TemplateHelperError("division by zero") }
-            result = Scaled(value: left.value / right.value, scale: left.scale)
-            result.value = result.rounded(left.scale)
+            guard let quotient = JavaBigDecimal.dividing(left, by: right) else { throw TemplateHelperError("division by zero") }
+            result = quotient
         case "%":
-            guard right.value != 0 else { throw TemplateHelperError("division by zero") }
-            // Java's remainder: the sign of the dividend, the quotient truncated towards zero.
-            let quotient = left.value / right.value
-            var magnitude = quotient < 0 ? -quotient : quotient
-            var truncated = Decimal()
-            NSDecimalRound(&truncated, &magnitude, 0, .down)
-            if quotient < 0 { truncated = -truncated }
-            result = Scaled(value: left.value - truncated * right.value, scale: max(left.scale, right.scale))
+            guard let remainder = JavaBigDecimal.remainder(left, right) else { throw TemplateHelperError("division by zero") }
+            result = remainder
         default:
             // WireMock 2.35.1 answers the right operand for an operator it does not know.
             return call.positional[2]
         }
-        if result.scale == 0, let integer = Int(exactly: NSDecimalNumber(decimal: result.rounded(0)).int64Value),
-            result.rounded(0) == result.value
-        {
-            return .integer(integer)
-        }
-        return .double(NSDecimalNumber(decimal: result.value).doubleValue)
+        guard result.scale == 0 else { return .double(result.doubleValue) }
+        let long = result.longValue
+        return .integer(long <= Int64(Int32.max) ? Int(Int32(truncatingIfNeeded: long)) : Int(long))
     }
-}
-
-extension WireMockTemplating.Scaled {
-    init(value: Decimal, scale: Int) {
-        self.value = value
-        self.scale = scale
-    }
-
-    var negated: Self { Self(value: -value, scale: scale) }
-
-    func adding(_ other: Self, scale: Int) -> Self { Self(value: value + other.value, scale: scale) }
 }
 #endif
