@@ -238,10 +238,13 @@ struct WireMockTemplatingTests {
         #expect(throws: HTTPMockError.self) { try render(template, request("http://127.0.0.1:8080/m?a=1e99999999999&b=2")) }
         #expect(throws: HTTPMockError.self) { try render(template, request("http://127.0.0.1:8080/m?a=1e-5000&b=2")) }
         let largest = String(repeating: "9", count: 1_000)
-        #expect(try render("{{math request.query.a '/' request.query.b}}", request("http://127.0.0.1:8080/m?a=\(largest)&b=\(largest)")) == "1")
+        #expect(
+            try render("{{math request.query.a '/' request.query.b}}", request("http://127.0.0.1:8080/m?a=\(largest)&b=\(largest)")) == "1")
     }
 
-    @Test("dates out of Java's Instant range, epochs that are not whole numbers, offsets of a billion years: errors, never traps (issue 43.2)")
+    @Test(
+        "dates out of Java's Instant range, epochs that are not whole numbers, offsets of a billion years: errors, never traps (issue 43.2)"
+    )
     func datesOutOfRange() throws {
         for (template, query) in [
             ("{{date (parseDate request.query.t format='unix') format='epoch'}}", "t=1e300"),
@@ -257,7 +260,9 @@ struct WireMockTemplatingTests {
             }
         }
         // Within the range, as the jar answers them.
-        #expect(try render("{{parseDate request.query.t format='epoch'}}", request("http://127.0.0.1:8080/d?t=253402300800000")) == "10000-01-01T00:00:00Z")
+        #expect(
+            try render("{{parseDate request.query.t format='epoch'}}", request("http://127.0.0.1:8080/d?t=253402300800000"))
+                == "10000-01-01T00:00:00Z")
     }
 
     @Test("range with bounds 16e18 apart is refused by its count, not an overflow trap (issue 43.1)")

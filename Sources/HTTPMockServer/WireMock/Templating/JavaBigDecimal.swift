@@ -113,7 +113,9 @@ struct JavaBigDecimal: Equatable, Sendable {
     static func - (left: Self, right: Self) -> Self { left + -right }
 
     static func * (left: Self, right: Self) -> Self {
-        Self(negative: left.negative != right.negative, magnitude: multiply(left.magnitude, right.magnitude), scale: left.scale + right.scale)
+        Self(
+            negative: left.negative != right.negative, magnitude: multiply(left.magnitude, right.magnitude), scale: left.scale + right.scale
+        )
     }
 
     /// `left.divide(right, RoundingMode.HALF_UP)`: the quotient at the dividend's scale; `nil`

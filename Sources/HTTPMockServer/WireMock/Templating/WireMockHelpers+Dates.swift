@@ -125,7 +125,7 @@ extension WireMockTemplating {
     /// The instants a template may make: about Java's `Instant.MIN` … `Instant.MAX` (years
     /// −1,000,000,000 … 1,000,000,000), in seconds since 1970. A date outside (a huge epoch, an
     /// offset of 2,000,000,000 years) is an error answered 500, as WireMock answers it.
-    static let instantRange: ClosedRange<Double> = -31_557_014_167_219_200 ... 31_556_889_864_403_200
+    static let instantRange: ClosedRange<Double> = -31_557_014_167_219_200...31_556_889_864_403_200
 
     /// `date` when it lies in ``instantRange``; an error naming what made it otherwise.
     static func checked(_ seconds: Double, _ what: @autoclosure () -> String) throws(TemplateHelperError) -> Date {
@@ -152,7 +152,8 @@ extension WireMockTemplating {
         switch format {
         case "epoch", "unix":
             guard let number = Int64(text) else {
-                throw TemplateHelperError("parseDate format='\(format ?? "")' needs a whole number, got \(text.prefix(60).debugDescription)")
+                throw TemplateHelperError(
+                    "parseDate format='\(format ?? "")' needs a whole number, got \(text.prefix(60).debugDescription)")
             }
             let seconds = format == "epoch" ? Double(number) / 1000 : Double(number)
             return .date(try checked(seconds, "parseDate \(text) (format='\(format ?? "")')"), utc)
@@ -244,7 +245,9 @@ struct DateOffset: Sendable {
 
     /// The longest each unit can be, in seconds: enough to tell, before the calendar computes
     /// it, that a shift leaves ``WireMockTemplating/instantRange`` (the calendar traps there).
-    static let longest: [Calendar.Component: Double] = [.second: 1, .minute: 60, .hour: 3_600, .day: 86_400, .month: 2_678_400, .year: 31_622_400]
+    static let longest: [Calendar.Component: Double] = [
+        .second: 1, .minute: 60, .hour: 3_600, .day: 86_400, .month: 2_678_400, .year: 31_622_400,
+    ]
 
     func shift(_ date: Date) throws(TemplateHelperError) -> Date {
         let estimate = date.timeIntervalSince1970 + Double(amount) * (Self.longest[component] ?? 31_622_400)
