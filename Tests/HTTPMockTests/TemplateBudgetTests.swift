@@ -58,6 +58,27 @@ struct TemplateBudgetTests {
         }
     }
 
+    @Test("a render that writes much in few steps asks whether its request still stands per 256 KiB of output (issue 43.11)")
+    func abandonedLargeOutputStops() throws {
+        // 200 entries of a 1 MB value: 400 steps, far below the 4,096 between two step checks.
+        let template = try Template(parsing: "{{#items}}{{big}}{{/items}}")
+        let context: JSONValue = [
+            "items": .array(Array(repeating: .integer(1), count: 200)), "big": .string(String(repeating: "x", count: 1 << 20)),
+        ]
+        let asked = Locked(0)
+        #expect {
+            try template.render(context) {
+                asked.withLock { $0 += 1 }
+                return "its request ended"
+            }
+        } throws: { error in
+            // Stopped at the first megabyte by the question, not at 64 MB by the output budget.
+            let description = (error as? Template.RenderStopped)?.description ?? ""
+            return description.contains("its request ended") && description.contains("after 1048576 bytes")
+        }
+        #expect(asked.withLock { $0 } == 1)
+    }
+
     @Test(
         "a runaway section fails its request with an HTTPMockError, not a body burnt for minutes (in a child process)",
         .enabled(if: ChildProcess.isAvailable))

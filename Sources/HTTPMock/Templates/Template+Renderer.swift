@@ -45,12 +45,18 @@ extension Template {
         }
 
         mutating func append(_ text: String) throws(RenderStopped) {
+            let before = outputBytes
             outputBytes += text.utf8.count
             if outputBytes > limits.outputBytes {
                 throw RenderStopped(
                     description: "rendering stopped: the body would be larger than \(limits.outputBytes) bytes", isBudget: true)
             }
             output += text
+            // Few steps can write much (a helper writing a megabyte each time): ask as often per
+            // `checkBytes` of output as per `checkInterval` steps, so an abandoned render stops.
+            if before / limits.checkBytes != outputBytes / limits.checkBytes, let reason = shouldStop() {
+                throw RenderStopped(description: "rendering stopped after \(outputBytes) bytes: \(reason)")
+            }
         }
 
         mutating func render(_ nodes: [Node]) throws(RenderStopped) {

@@ -14,6 +14,8 @@ extension Template {
         var outputBytes = 64 << 20
         /// Steps between two calls of `shouldStop`.
         var checkInterval = 4_096
+        /// Bytes of output between two calls of `shouldStop` (whichever comes first).
+        var checkBytes = 256 << 10
     }
 
     /// Why a render stopped before its end.
@@ -24,7 +26,8 @@ extension Template {
     }
 
     /// Renders with `context` at the bottom of the context stack, within `limits`; `shouldStop`
-    /// is asked every `limits.checkInterval` steps (a cancelled request, a passed deadline).
+    /// is asked every `limits.checkInterval` steps and every `limits.checkBytes` of output (a
+    /// cancelled request, a passed deadline).
     func render(
         _ context: JSONValue, limits: Limits = Limits(), shouldStop: @escaping () -> String? = { nil }
     ) throws(RenderStopped) -> String {

@@ -87,12 +87,13 @@ extension WireMockTemplating {
         return length
     }
 
-    static let alphabets: [String: [Character]] = [
-        "ALPHANUMERIC": Array("abcdefghijklmnopqrstuvwxyz0123456789"),
-        "ALPHABETIC": Array("abcdefghijklmnopqrstuvwxyz"),
-        "NUMERIC": Array("0123456789"),
-        "HEXADECIMAL": Array("0123456789abcdef"),
-        "ALPHANUMERIC_AND_SYMBOLS": (32...126).compactMap { Unicode.Scalar($0).map(Character.init) },
+    /// ASCII alphabets, as bytes.
+    static let alphabets: [String: [UInt8]] = [
+        "ALPHANUMERIC": Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8),
+        "ALPHABETIC": Array("abcdefghijklmnopqrstuvwxyz".utf8),
+        "NUMERIC": Array("0123456789".utf8),
+        "HEXADECIMAL": Array("0123456789abcdef".utf8),
+        "ALPHANUMERIC_AND_SYMBOLS": Array(32...126),
     ]
 
     static func randomValue(_ call: TemplateHelperCall, _ random: WireMockRandom) throws(TemplateHelperError) -> TemplateValue {
@@ -112,9 +113,14 @@ extension WireMockTemplating {
         }
         let length = try call.hash("length").map(randomLength) ?? 36
         let alphabet = alphabets[type] ?? alphabets["ALPHANUMERIC_AND_SYMBOLS"] ?? []
-        var text = String((0..<length).map { _ in alphabet[random.integer(0, alphabet.count)] })
-        if uppercase { text = text.uppercased() }
-        return .string(text)
+        // Bytes, not Characters, drawn in one go: every alphabet is ASCII, and a megabyte drawn
+        // a Character and a system call at a time kept a core busy after its request was gone
+        // (issue 43.11).
+        var bytes = random.picks(length, from: alphabet)
+        if uppercase {
+            for index in bytes.indices where bytes[index] >= 97 && bytes[index] <= 122 { bytes[index] -= 32 }
+        }
+        return .string(String(decoding: bytes, as: UTF8.self))
     }
 
     /// An operand as WireMock's `MathsHelper` coerces it: numbers exactly (a double as

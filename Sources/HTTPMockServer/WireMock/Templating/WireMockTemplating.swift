@@ -60,13 +60,39 @@ final class WireMockRandom: Sendable {
                 var system = SystemRandomNumberGenerator()
                 return system.next()
             }
-            value &+= 0x9E37_79B9_7F4A_7C15
+            value &+= Self.increment
             state = value
-            var mixed = value
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
+            return Self.mix(value)
         }
+    }
+
+    private static let increment: UInt64 = 0x9E37_79B9_7F4A_7C15
+
+    /// SplitMix64's output function.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var mixed = value
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// `count` picks from `alphabet`, as `count` calls of `integer(0, alphabet.count)` would
+    /// pick them, under one lock and (unseeded) one system call instead of one per pick: a
+    /// megabyte of `randomValue` took a second of system calls (issue 43.11).
+    func picks(_ count: Int, from alphabet: [UInt8]) -> [UInt8] {
+        guard !alphabet.isEmpty else { return [] }
+        let size = UInt64(alphabet.count)
+        var bytes = [UInt8](repeating: 0, count: count)
+        state.withLockedValue { state in
+            var system = SystemRandomNumberGenerator()
+            var value = state ?? system.next()
+            for index in 0..<count {
+                value &+= Self.increment
+                bytes[index] = alphabet[Int(Self.mix(value) % size)]
+            }
+            if state != nil { state = value }
+        }
+        return bytes
     }
 
     /// A number in `lower..<upper` (`upper > lower`).
