@@ -1,12 +1,14 @@
 #if Server
 import Foundation
+import HTTPMock
+import HTTPMockServer
 import Testing
 
 /// Issue 43's crashes and wrong answers that one request to a WireMock folder could cause,
 /// through a spawned `httpmock serve` (a trap kills only that child, and the test sees it):
 /// `range` and date helpers fed numbers past their types, admin paths that do not decode, a
 /// CR/LF in a templated header. Each is answered, and the server answers on.
-@Suite("Hostile templates and admin paths against httpmock serve (issue 43)", .serialized, .timeLimit(.minutes(2)))
+@Suite("Hostile templates, admin paths and slow matches against the server (issue 43)", .serialized, .timeLimit(.minutes(2)))
 struct HostileTemplateServerTests {
     /// A WireMock root whose mappings render what the query says.
     static func root() throws -> URL {
@@ -89,6 +91,114 @@ struct HostileTemplateServerTests {
         }
         let mappings = try await Self.get(port, "/__admin/mappings")
         #expect(mappings.hasPrefix("HTTP/1.1 200"), "\(mappings.prefix(300))")
+    }
+
+    /// A predicate that keeps its thread busy (as a slow match does: CPU, not a wait, so a
+    /// pool that grows only for blocked threads does not grow) until released, counting who
+    /// entered.
+    final class Blocker: @unchecked Sendable {
+        // @unchecked: `entered` and `released` are guarded by `condition`.
+        private let condition = NSCondition()
+        private var entered = 0
+        private var released = false
+
+        func block() {
+            condition.lock()
+            entered += 1
+            condition.broadcast()
+            condition.unlock()
+            var spin: UInt64 = 0
+            while true {
+                for step in 0..<100_000 { spin = spin &* 31 &+ UInt64(step) }
+                condition.lock()
+                let done = released
+                condition.unlock()
+                if done { break }
+            }
+            withExtendedLifetime(spin) {}
+        }
+
+        /// Whether `count` callers entered within `timeout` seconds.
+        func waitForEntries(_ count: Int, timeout: TimeInterval) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while entered < count {
+                if !condition.wait(until: deadline) { return entered >= count }
+            }
+            return true
+        }
+
+        func release() {
+            condition.lock()
+            released = true
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        var isReleased: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return released
+        }
+
+        /// Releases the predicates after `seconds` from a thread of its own, should the test
+        /// itself be stalled (a stalled pool would otherwise hold the test forever).
+        func releaseLater(_ seconds: TimeInterval) {
+            Thread.detachNewThread { [self] in
+                Thread.sleep(forTimeInterval: seconds)
+                release()
+            }
+        }
+    }
+
+    @Test("four slow matches (predicates busy on the CPU) hold up neither a body-matched route, nor a miss, nor the admin API (issue 43)")
+    func slowMatchesDoNotStall() async throws {
+        let blocker = Blocker()
+        defer { blocker.release() }
+        blocker.releaseLater(90)
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        mock.registerResponses {
+            Host("api.example.com") {
+                Path(
+                    "/slow", method: .post,
+                    where: { _ in
+                        blocker.block()
+                        return true
+                    }
+                ) { MockResponse.plaintext("slow", lifetime: .eternal) }
+                Path("/body", method: .post, body: .contains("x")) { MockResponse.plaintext("body", lifetime: .eternal) }
+            }
+        }
+        let server = try await mock.startServer(impersonating: "api.example.com", admin: true)
+        defer { Task { await server.stop() } }
+        let port = server.port
+        let slow = Task {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await rawExchange(
+                            port: port, "POST /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\ns", timeout: 120)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        let allEntered = try await blocking { blocker.waitForEntries(4, timeout: 60) }
+        #expect(allEntered, "four slow matches did not all start: they queued behind each other")
+        // While all four hold their threads: each of these is answered (a stall would last
+        // until the release below, after these reads have given up).
+        let body = try await rawExchange(port: port, "POST /body HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3\r\n\r\nxyz", timeout: 30)
+        #expect(body.hasPrefix("HTTP/1.1 200") && body.hasSuffix("body"), "a body-matched route stalled: \(body.debugDescription)")
+        let miss = try await rawExchange(port: port, "POST /nothing HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\n\r\nx", timeout: 30)
+        #expect(miss.hasPrefix("HTTP/1.1 404"), "a miss stalled: \(miss.debugDescription)")
+        let health = try await rawExchange(port: port, "GET /__admin/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 30)
+        #expect(health.hasPrefix("HTTP/1.1 200"), "the admin API stalled: \(health.debugDescription)")
+        #expect(!blocker.isReleased, "the answers above came only once the slow matches were released")
+        blocker.release()
+        let answers = try await slow.value
+        #expect(answers.count == 4 && answers.allSatisfy { $0.hasPrefix("HTTP/1.1 200") && $0.hasSuffix("slow") }, "\(answers)")
     }
 
     @Test("a CR/LF rendered into a header value is a 500 naming the header, and the request pipelined behind is answered")

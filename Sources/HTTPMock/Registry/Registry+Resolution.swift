@@ -7,11 +7,6 @@ import FoundationNetworking
 // Resolution: which route answers a request, and what an answer completes with.
 
 extension Registry {
-    /// Where the server resolves requests whose matching may take time (user predicates, body
-    /// matchers, backtracking regular expressions, near-miss reports): off its event loops and
-    /// off the cooperative pool.
-    static let matchingQueue = DispatchQueue(label: "HTTPMock.matching", attributes: .concurrent)
-
     /// Finds the most specific route that matches `request` and still has a response, pops
     /// that response and journals the request.
     ///

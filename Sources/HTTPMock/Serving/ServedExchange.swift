@@ -154,11 +154,12 @@ package struct ServedContinuation: Sendable {
         switch phase {
         case .unresolved(let request):
             // Matching that runs user code, parses a body, backtracks through a regular
-            // expression or writes a near-miss report runs on its own queue: never on the event
-            // loop, and never holding a thread of the cooperative pool the server's tasks share.
+            // expression or writes a near-miss report runs on threads of its own: never on the
+            // event loop, never holding a thread of the cooperative pool the server's tasks (the
+            // admin API among them) share, and never queued behind another slow match.
             let registry = self.registry
             resolution = await withCheckedContinuation { continuation in
-                Registry.matchingQueue.async { continuation.resume(returning: registry.resolve(request)) }
+                WorkerThreads.matching.run { continuation.resume(returning: registry.resolve(request)) }
             }
             report = registry.report(resolution)
         case .resolved(let resolved, let reported):
