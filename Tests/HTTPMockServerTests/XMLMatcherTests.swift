@@ -127,5 +127,32 @@ struct XMLMatcherTests {
         // (off the cooperative pool: the budget is burnt on purpose, seconds in a debug build).
         #expect(try await !blocking { try Self.xpath("//*[count(//*) > 0 and count(//*) < 0]", body) })
     }
+
+    @Test("150,000 attributes on one element are read in linear time, and a duplicate among them is still refused (issue 43.6)")
+    func manyAttributes() async throws {
+        let attributes = (0..<150_000).map { " a\($0)=\"\($0)\"" }.joined()
+        let document = "<r\(attributes)/>"
+        // Quadratic (each name searched in the list so far), this took many minutes; linear, a
+        // second or so in a debug build. Off the cooperative pool, with a bound far above either.
+        let parsed = try await withTimeout(seconds: 300) { () -> Int in try XMLTree(parsing: document).nodes.count }
+        #expect(parsed > 150_000, "\(parsed)")
+        #expect(throws: XMLTree.ParseError.self) { try XMLTree(parsing: "<r a=\"1\" b=\"2\" a=\"3\"/>") }
+        let unterminated = "<r><!--" + String(repeating: "-", count: 2_000_000) + "</r>"
+        #expect(throws: XMLTree.ParseError.self) { try XMLTree(parsing: unterminated) }
+    }
+
+    /// `body` on a thread of its own; fails when it has not returned after `seconds`.
+    func withTimeout<T: Sendable>(seconds: TimeInterval, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let result = Locked<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let outcome = Result { try body() }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        let finished = try await blocking { done.wait(timeout: .now() + seconds) == .success }
+        guard finished, let outcome = result.withLock({ $0 }) else { throw CLITestError("did not finish within \(seconds) s") }
+        return try outcome.get()
+    }
 }
 #endif

@@ -162,6 +162,8 @@ private struct XMLTreeParser {
         let element = tree.append(XMLTree.Node(kind: .element, parent: parent, name: name))
         var scope = scopes.last ?? [:]
         var attributes: [(name: String, value: String)] = []
+        // Names seen, for the duplicate check: a list search made 150,000 attributes quadratic.
+        var names = Set<String>()
         while true {
             let hadSpace = skipSpace()
             guard let scalar = peek() else { throw error("the tag <\(name) is not closed") }
@@ -173,7 +175,7 @@ private struct XMLTreeParser {
             index += 1
             skipSpace()
             let value = try attributeValue()
-            guard !attributes.contains(where: { $0.name == attribute }) else {
+            guard names.insert(attribute).inserted else {
                 throw error("attribute \(attribute) appears twice in <\(name)>")
             }
             attributes.append((attribute, value))
@@ -381,9 +383,18 @@ private struct XMLTreeParser {
     /// The index where `text` next starts, from the current position.
     func find(_ text: String) -> Int? {
         let pattern = Array(text.unicodeScalars)
+        guard let first = pattern.first else { return index }
         var position = index
-        while position + pattern.count <= scalars.count {
-            if scalars[position] == pattern[0], Array(scalars[position..<(position + pattern.count)]) == pattern { return position }
+        // Compared in place: copying a candidate per position made an unterminated comment of
+        // 60 MB of dashes take minutes.
+        search: while position + pattern.count <= scalars.count {
+            if scalars[position] == first {
+                for offset in 1..<pattern.count where scalars[position + offset] != pattern[offset] {
+                    position += 1
+                    continue search
+                }
+                return position
+            }
             position += 1
         }
         return nil
