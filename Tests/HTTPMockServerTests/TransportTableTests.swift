@@ -31,6 +31,10 @@ struct TransportTableTests {
         let name: String
         var method = "GET"
         let register: @Sendable (HTTPMock) -> Void
+        /// The one deliberate difference (Guarantees.md, 15): a response the registry refuses to
+        /// send fails the request in process, and is a 500 naming the problem over the server,
+        /// where a client can only see what is on the wire.
+        var refusedResponse = false
 
         var testDescription: String { name }
     }
@@ -124,7 +128,9 @@ struct TransportTableTests {
                         }
                     ])
             }),
-        Row(name: "an invalid dynamic status", register: one(.dynamic { _ in .plaintext("x", status: HTTPStatus(42)) })),
+        Row(
+            name: "an invalid dynamic status", register: one(.dynamic { _ in .plaintext("x", status: HTTPStatus(42)) }),
+            refusedResponse: true),
         // No body: HEAD, 204, 304.
         Row(name: "HEAD", method: "HEAD", register: one(.plaintext("hello"))),
         Row(name: "HEAD to a dynamic response", method: "HEAD", register: one(.dynamic { _ in .plaintext("hello") })),
@@ -147,6 +153,15 @@ struct TransportTableTests {
         row.register(served)
         let overServer = try await serving(served) { server in
             await Self.seen(row.method, server.baseURL.appendingPathComponent(String(Self.path.dropFirst())), through: makePlainSession())
+        }
+        if row.refusedResponse {
+            #expect(overInProcess == .failed, "\(row.name): in process \(overInProcess)")
+            guard case .answered(500, _, let body) = overServer else {
+                Issue.record("\(row.name): over the server \(overServer), not a 500 naming the problem")
+                return
+            }
+            #expect(body.contains("status 42 is not an HTTP status"), "\(body)")
+            return
         }
         #expect(overInProcess == overServer, "\(row.name): in process \(overInProcess), over the server \(overServer)")
     }

@@ -209,6 +209,17 @@ struct WireMockTemplatingTests {
         #expect(throws: HTTPMockError.self) { try render("{{math 10 '/' 0}}") }
     }
 
+    @Test("request.requestLine: method, scheme, host, port, path, segments, query, url and baseUrl as the jar renders them (issue 44.6)")
+    func requestLine() throws {
+        let request = request("http://localhost:18080/probe?a=1&a=2&b=3")
+        #expect(
+            try render(
+                "{{request.requestLine.port}}|{{request.requestLine.method}}|{{request.requestLine.scheme}}|{{request.requestLine.host}}|"
+                    + "{{request.requestLine.path}}|{{request.requestLine.pathSegments.[0]}}|{{request.requestLine.query.a}}|"
+                    + "{{request.requestLine.url}}|{{request.requestLine.baseUrl}}", request)
+                == "18080|GET|http|localhost|/probe|probe|1|/probe?a&#x3D;1&amp;a&#x3D;2&amp;b&#x3D;3|http://localhost:18080")
+    }
+
     /// Each row was answered by the WireMock 2.35.1 jar to `{{math request.query.a request.query.o request.query.b}}`
     /// (issue 43.23): exact `BigDecimal` arithmetic, then Java's `intValue()`/`longValue()`
     /// (low bits only) for a whole result and `doubleValue()` otherwise.

@@ -18,8 +18,12 @@ final class WireMockRequestModel: TemplateObject, @unchecked Sendable {
 
     static let names = [
         "url", "path", "pathSegments", "query", "method", "headers", "cookies", "body", "bodyAsBase64", "baseUrl", "host", "port",
-        "scheme", "clientIp", "pathParameters",
+        "scheme", "clientIp", "pathParameters", "requestLine",
     ]
+
+    /// What WireMock's `request.requestLine` holds (compared with the 2.35.1 jar: `port` is the
+    /// port called, `url` the path and query as sent).
+    static let requestLineNames = ["method", "scheme", "host", "port", "path", "pathSegments", "query", "url", "baseUrl"]
 
     init(_ request: MockRequest) { self.request = request }
 
@@ -79,6 +83,8 @@ final class WireMockRequestModel: TemplateObject, @unchecked Sendable {
             return .string(request.clientAddress ?? "127.0.0.1")
         case "pathParameters":
             return .object(TemplateMap(request.pathParameters.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
+        case "requestLine":
+            return .object(TemplateMap(Self.requestLineNames.compactMap { name in member(name).map { (name, $0) } }))
         default:
             return nil
         }
