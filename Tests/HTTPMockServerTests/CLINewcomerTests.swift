@@ -168,11 +168,10 @@ struct CLINewcomerTests {
                 for secret in ["sent-token-1234", "key-9876"] {
                     #expect(text.contains(secret) == reveal, "\(secret) in \(text)")
                 }
-                // The URL the client called, and the one the server matched it as.
+                // The URL the client called; not the built-in example.com nobody configured (issue 44.6).
                 let query = reveal ? "api_key=key-9876&page=2" : "api_key=REDACTED&page=2"
-                #expect(
-                    text.contains("No mock for POST \(base.absoluteString)/login?\(query) (matched as https://example.com/login?\(query))"),
-                    "\(text)")
+                #expect(text.contains("No mock for POST \(base.absoluteString)/login?\(query)\n"), "\(text)")
+                #expect(!text.contains("matched as"), "\(text)")
                 if !reveal {
                     #expect(!text.contains("hunter2-secret") && !text.contains("cookie-5678"))
                     #expect(!text.contains("expected-token"), "the mapping's expected credential is masked too")

@@ -219,11 +219,17 @@ enum NearMissAnalysis {
     }
 
     /// The URL the client called (over HTTP: `http://127.0.0.1:PORT/path`) and, when the
-    /// server matched the request as another (an impersonated host), that one too.
+    /// server matched the request as another (an impersonated host), that one too. Not when
+    /// only the host differs and it is the built-in `example.com`: nobody configured that host
+    /// (a WireMock user never sees it anywhere else), so naming it only misleads (issue 44.6).
     static func calledURLDescription(of request: MockRequest, revealSecrets: Bool) -> String {
-        let called = request.calledURL.absoluteString
-        let matched = request.url.absoluteString
-        let text = called == matched ? called : "\(called) (matched as \(matched))"
+        let called = request.calledURL
+        let matched = request.url
+        let onlyTheDefaultHost =
+            matched.host == Registry.builtInDefaultDomain && called.path == matched.path && called.query == matched.query
+        let text =
+            called.absoluteString == matched.absoluteString || onlyTheDefaultHost
+            ? called.absoluteString : "\(called.absoluteString) (matched as \(matched.absoluteString))"
         return revealSecrets ? text : SecretMasking.url(text)
     }
 

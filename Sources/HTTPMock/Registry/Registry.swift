@@ -6,7 +6,7 @@ import FoundationNetworking
 
 /// An instance's policies, as one value so the transport reads them with the route lookup.
 struct InstanceSettings: Sendable {
-    var defaultDomain = "example.com"
+    var defaultDomain = Registry.builtInDefaultDomain
     var unmockedPolicy = UnmockedPolicy.notFound
     var timeout: TimeInterval = 15
     var defaultDelay: TimeInterval = 0
@@ -60,6 +60,9 @@ struct Resolution: Sendable {
 /// One instance's store: routes, their queues, the journal and the policies, behind one lock.
 /// Knows nothing of `URLProtocol`; the transport asks it to ``resolve(_:)`` a request.
 final class Registry: Sendable {
+    /// The host a route without one, and a server request without `impersonating`, is matched as.
+    static let builtInDefaultDomain = "example.com"
+
     /// The routes and their index: replaced as a whole value on registration, so a lookup can
     /// read a snapshot without holding the lock.
     struct Routes: Sendable {

@@ -155,7 +155,8 @@ struct WireMockMapping: Sendable {
 
     /// Where reports say the mapping is registered: its file and line, or the admin API.
     var location: (display: String, path: String, line: Int) {
-        guard let source else { return ("the admin API (mapping \(idString))", "", 0) }
+        // The id is in the label already (`[wiremock ID]`): near-miss lines named it twice.
+        guard let source else { return ("the admin API", "", 0) }
         return (source.display, source.file.path, source.line)
     }
 
