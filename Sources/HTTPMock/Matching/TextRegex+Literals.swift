@@ -29,13 +29,14 @@ enum RequiredLiterals {
     /// the prefix and suffix are kept (still required, just shorter).
     static let maximumLength = 256
 
-    /// The texts (UTF-8) every match of `node` contains, longest first, none inside another.
+    /// The texts (UTF-8) every match of `node` contains, longest first, none inside another;
+    /// and the text every match ends with (a whole-string match: the text's end).
     ///
     /// Conservative: a part that may be absent (`?`, `*`, `{0,n}`), an alternation (only what
     /// all branches start or end with is kept), a class, a case-insensitive letter, a
     /// back-reference or a look-around contributes nothing of its own; zero-width parts
     /// (anchors, `\b`, look-around) match the empty text.
-    static func of(_ node: RegexNode) -> [[UInt8]] {
+    static func of(_ node: RegexNode) -> (required: [[UInt8]], suffix: [UInt8]) {
         let facts = self.facts(node)
         var texts = facts.required + [facts.start, facts.end]
         texts = texts.filter { !$0.isEmpty }
@@ -44,7 +45,7 @@ enum RequiredLiterals {
         for text in encoded where !kept.contains(where: { contains($0, text) }) {
             kept.append(text)
         }
-        return kept
+        return (kept, utf8(facts.end))
     }
 
     private static func utf8(_ scalars: [UInt32]) -> [UInt8] {
@@ -132,11 +133,12 @@ enum RequiredLiterals {
         }
     }
 
-    /// Whether `text` contains each of `literals`.
-    static func allOccur(_ literals: [[UInt8]], in text: String) -> Bool {
+    /// Whether `text` ends with `suffix` and contains each of `literals`.
+    static func admits(_ text: String, suffix: [UInt8], literals: [[UInt8]]) -> Bool {
         var text = text
         return text.withUTF8 { buffer in
-            literals.allSatisfy { literal in literal.withUnsafeBufferPointer { find($0, in: buffer) } }
+            guard buffer.count >= suffix.count, buffer.suffix(suffix.count).elementsEqual(suffix) else { return false }
+            return literals.allSatisfy { literal in literal.withUnsafeBufferPointer { find($0, in: buffer) } }
         }
     }
 

@@ -11,9 +11,10 @@ import Foundation
 /// it ends as ``Evaluation/gaveUp`` (no match), so one request's regular expression costs that
 /// request a bounded amount of work.
 ///
-/// Before either machine runs, the text must contain each of ``requiredLiterals`` (a byte
-/// search): most texts a pattern does not match are refused there, in well under a
-/// microsecond, and a route index files URL patterns by them (``RouteIndex``).
+/// Before either machine runs, the text must start with ``literalPrefix``, end with the text
+/// every match ends with, and contain each of ``requiredLiterals`` (a byte search): most texts
+/// a pattern does not match are refused there, in well under a microsecond, and a route index
+/// files URL patterns by them (``RouteIndex``).
 package struct TextRegex: Sendable, CustomStringConvertible {
     /// A pattern Java would refuse, or one this engine does not support; the message says which
     /// and where.
@@ -45,6 +46,8 @@ package struct TextRegex: Sendable, CustomStringConvertible {
     /// case-insensitive letter or a class yields nothing), so a text without one of them cannot
     /// match.
     package let requiredLiterals: [[UInt8]]
+    /// Text (UTF-8) every match ends with: a whole text that does not end with it cannot match.
+    let literalSuffix: [UInt8]
     /// Whether matching runs on the linear Pike VM (else: backtracking, bounded by the budget).
     package var isLinear: Bool { program.isLinear }
 
@@ -59,7 +62,7 @@ package struct TextRegex: Sendable, CustomStringConvertible {
         let (prefix, complete) = Self.literalPrefix(of: tree, atStart: true)
         self.literalPrefix = String(String.UnicodeScalarView(prefix.compactMap(Unicode.Scalar.init)))
         self.isLiteral = complete
-        self.requiredLiterals = RequiredLiterals.of(tree)
+        (self.requiredLiterals, self.literalSuffix) = RequiredLiterals.of(tree)
     }
 
     package var description: String { pattern }
@@ -71,7 +74,9 @@ package struct TextRegex: Sendable, CustomStringConvertible {
     package func evaluate(_ text: String) -> Evaluation {
         if isLiteral { return text == literalPrefix ? .match : .noMatch }
         if !literalPrefix.isEmpty, !text.hasPrefix(literalPrefix) { return .noMatch }
-        if !requiredLiterals.isEmpty, !RequiredLiterals.allOccur(requiredLiterals, in: text) { return .noMatch }
+        if !requiredLiterals.isEmpty, !RequiredLiterals.admits(text, suffix: literalSuffix, literals: requiredLiterals) {
+            return .noMatch
+        }
         if program.isLinear {
             // Input × program steps at most: no budget, so a long body matches too.
             var unbounded = Int.max

@@ -6,7 +6,7 @@ import Testing
 /// The literal texts every match of a pattern contains, the route index that files URL
 /// patterns by them, and the fixes of issue 43 (items 3, 21, 22).
 @Suite("TextRegex: required literals, the literal gate, issue 43")
-struct RequiredLiteralTests {
+struct TextRegexLiteralTests {
     private static func literals(_ pattern: String) throws -> Set<String> {
         Set(try TextRegex(pattern).requiredLiterals.map { String(decoding: $0, as: UTF8.self) })
     }
@@ -49,6 +49,11 @@ struct RequiredLiteralTests {
         #expect(regex.evaluate("/api/v3/items/xyz-99") == .noMatch)
         #expect(regex.evaluate("/api/v3/items/xyz-9990") == .noMatch)
         #expect(regex.evaluate("/api/v3/item/xyz-999") == .noMatch)
+        // A whole match ends with what every match ends with.
+        let suffixed = try TextRegex("/a/[0-9]+-9")
+        #expect(suffixed.evaluate("/a/1-9") == .match)
+        #expect(suffixed.evaluate("/a/1-99") == .noMatch)
+        #expect(try TextRegex("/a/[0-9]+-9$").evaluate("/a/1-9\n") == .noMatch)
         // Java agrees on each: the literals only refuse what the pattern refuses.
         for text in ["/api/v/items/a-999", "/api/v12/items/-999", "/api/v1/items/abc9-999"] {
             #expect(regex.evaluate(text) == .noMatch, "\(text)")
