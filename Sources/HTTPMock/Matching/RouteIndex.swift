@@ -34,7 +34,9 @@ struct RouteIndex: Sendable {
 
     mutating func insert(_ key: RouteKey, at position: Int) {
         if key.host.isLiteral, key.host.port != nil { hasPortedRoutes = true }
-        if !key.isExact, let windows = LiteralGate.windows(of: key), !windows.isEmpty {
+        // Only routes whose path pattern the lookup checks again (a literal path is trusted to
+        // the index: a `urlPattern` that ends its path at `?` stays in a trie).
+        if !key.path.isLiteral, let windows = LiteralGate.windows(of: key), !windows.isEmpty {
             gate.insert(host: key.host, position: position, windows: windows)
         } else if key.isExact {
             exact[Self.exactKey(host: key.host.description, path: key.path.literalPath), default: []].append(position)
