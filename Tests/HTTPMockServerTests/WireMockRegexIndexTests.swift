@@ -61,6 +61,25 @@ struct WireMockRegexIndexTests {
         }
     }
 
+    @Test("urlPathTemplate + pathParameters: 200 templates filed by their parameters' literals, each path finds its own")
+    func templatesFiledByParameters() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try await serving(mock, admin: true) { (server: HTTPMockServer) async throws in
+            for number in 0..<200 {
+                let matcher = number % 2 == 0 ? #"{"matches": "[a-z]+-\#(number)"}"# : #"{"equalTo": "id-\#(number)"}"#
+                let mapping =
+                    #"{"request": {"urlPathTemplate": "/items/{id}", "pathParameters": {"id": \#(matcher)}}, "response": {"body": "t\#(number)"}}"#
+                #expect(try await regexExchange(server, "POST", "/__admin/mappings", body: mapping).status == 201)
+            }
+            #expect(try await regexExchange(server, "GET", "/items/abc-42").text == "t42")
+            #expect(try await regexExchange(server, "GET", "/items/ab%63-42").text == "t42")
+            #expect(try await regexExchange(server, "GET", "/items/id-43").text == "t43")
+            #expect(try await regexExchange(server, "GET", "/items/abc-43").status == 404)
+            #expect(try await regexExchange(server, "GET", "/items/ID-42").status == 404)
+        }
+    }
+
     @Test("43.3: a look-around whose lengths overflow is refused naming the field (422, as every mapping error), never a trap")
     func overflowingLookAroundIsRefused() async throws {
         let pattern = #"/x(?=((((a{100000}){100000}){100000}){100000}))"#

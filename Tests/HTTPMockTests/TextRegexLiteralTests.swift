@@ -133,6 +133,30 @@ struct TextRegexLiteralTests {
         #expect(found.count < 100, "\(found.count) candidates")
     }
 
+    @Test("path templates are filed by their parameters' literals, looked up in the decoded path")
+    func parameterGate() throws {
+        var index = RouteIndex()
+        for number in 0..<300 {
+            let matcher: ValueMatcher =
+                number % 2 == 0 ? .matches(try TextRegex("[a-z]+-\(number)")) : .equalTo("id-\(number)", caseInsensitive: false)
+            let conditions = RequestConditions(
+                url: nil, conditions: [.init(.pathParameter("id"), .single(matcher))], parameterPattern: "/items/:id")
+            index.insert(
+                RouteKey(host: try HostPattern.parse("**"), path: try PathPattern.parse("/items/:id"), conditions: conditions), at: number)
+        }
+        func found(_ normalized: String) -> Set<Int> {
+            Set(
+                index.candidates(
+                    host: "h", port: nil, path: normalized, rawPath: "/", rawQuery: nil,
+                    segments: { RoutePath.segments(ofNormalized: normalized) }))
+        }
+        #expect(found("/items/abc-42").contains(42))
+        #expect(found("/items/abc-42").count < 10)
+        #expect(found("/items/id-43").contains(43))
+        #expect(!found("/items/abc-43").contains(43))
+        #expect(found("/items/x").isEmpty)
+    }
+
     @Test("the gate keeps hosts apart: a literal host, a host with a port, a host pattern")
     func gateHosts() throws {
         var index = RouteIndex()

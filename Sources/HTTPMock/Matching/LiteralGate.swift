@@ -39,13 +39,35 @@ struct LiteralGate: Sendable {
         }
     }
 
+    /// The pieces a route can be filed under by its path parameters' matchers (WireMock's
+    /// `urlPathTemplate` + `pathParameters`: `matches`, case-sensitive `equalTo`), to look up in
+    /// the normalised path (decoded segments, where a literal without `/` or `%` reads as
+    /// written): `nil` when it has none.
+    static func parameterWindows(of key: RouteKey) -> [UInt64]? {
+        var literals: [[UInt8]] = []
+        for condition in key.conditions?.conditions ?? [] {
+            guard case .pathParameter = condition.field else { continue }
+            switch condition.matcher {
+            case .single(.matches(let regex)): literals += regex.requiredLiterals
+            case .single(.equalTo(let text, caseInsensitive: false)): literals.append(Array(text.utf8))
+            default: continue
+            }
+        }
+        guard !literals.isEmpty else { return nil }
+        return windows(of: literals, separators: [UInt8(ascii: "/"), UInt8(ascii: "%")])
+    }
+
     /// Every distinct piece of `regex`'s required literals: each literal split at `?`, then
     /// each part whole when at most 7 bytes, else each of its 7-byte windows.
     static func windows(of regex: TextRegex) -> [UInt64] {
+        windows(of: regex.requiredLiterals, separators: [UInt8(ascii: "?")])
+    }
+
+    private static func windows(of literals: [[UInt8]], separators: [UInt8]) -> [UInt64] {
         var found: [UInt64] = []
         var seen = Set<UInt64>()
-        for literal in regex.requiredLiterals {
-            for part in literal.split(separator: UInt8(ascii: "?")) where !part.isEmpty {
+        for literal in literals {
+            for part in literal.split(whereSeparator: separators.contains) where !part.isEmpty {
                 let width = min(part.count, maximumWindow)
                 var start = part.startIndex
                 while start + width <= part.endIndex {
