@@ -58,7 +58,8 @@ struct PatternPerformanceTests {
         let segments = Self.segments
         let elapsed = timed(limit: 60) {
             let found = frozen.candidates(
-                host: "example.com", port: nil, path: "/" + segments.joined(separator: "/"), segments: { segments })
+                host: "example.com", port: nil, path: "/" + segments.joined(separator: "/"), rawPath: "/", rawQuery: nil,
+                segments: { segments })
             #expect(Set(found) == [1, 2])
         }
         #expect((elapsed ?? .seconds(99)) < .milliseconds(50) * TestEnvironment.slowdown)
@@ -170,7 +171,9 @@ struct PatternReferenceTests {
                 #expect(pattern.match(path) == want, "\(pattern) against \(path)")
                 if want != nil { expected.insert(position) }
             }
-            let found = index.candidates(host: "example.com", port: nil, path: RoutePath.join(path), segments: { path })
+            let found = index.candidates(
+                host: "example.com", port: nil, path: RoutePath.join(path), rawPath: RoutePath.join(path), rawQuery: nil, segments: { path }
+            )
             // Literal patterns live in the exact index, found through the joined path.
             #expect(Set(found) == expected, "trie against \(path)")
         }

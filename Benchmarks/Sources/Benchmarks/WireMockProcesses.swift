@@ -173,7 +173,7 @@ enum WireMockRoots {
     /// The path the middle mapping of ``patterns(_:)`` answers.
     static func middle(of count: Int) -> String { "/api/v1/resource\(count / 2)/42" }
 
-    private static func make(_ name: String, _ mappings: [String]) throws -> URL {
+    static func make(_ name: String, _ mappings: [String]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("httpmock-bench-\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: root)
         let folder = root.appendingPathComponent("mappings")

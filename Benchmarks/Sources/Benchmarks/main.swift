@@ -3,7 +3,7 @@
 //     cd Benchmarks && swift run -c release Benchmarks [section ...]
 //
 // Sections: overhead, routes, instances, largefile, server, httpserver, wrk, replay, voodoo, templating, wiremock,
-// wiremockroutes
+// wiremockroutes, wiremockregex
 // (default: all).
 // `Benchmarks servers SECONDS`: the three servers of `wrk` for SECONDS, their URLs printed, for a profiler.
 // Exits 1 when a target is missed.
@@ -34,6 +34,13 @@ if !profiling, wants("voodoo") { record(try await VoodooScripts.run()) }
 if !profiling, wants("templating") { record(try await Templating.run()) }
 if !profiling, wants("wiremock") { record(try await WireMockVersusJVM.run()) }
 if !profiling, wants("wiremockroutes") { record(try await WireMockRoutes.run()) }
+if !profiling, wants("wiremockregex") {
+    let rows = try await WireMockRegexShapes.run()
+    Row.printTable(
+        "httpmock serve vs WireMock 2.35.1 (JVM), 1,000 urlPathPatterns without distinct prefixes, journals off: wrk -t2 -c64 -d\(WrkVersusServers.seconds)s (\(WireMockVersusJVM.rounds) interleaved rounds, median)",
+        rows)
+    record(rows)
+}
 
 if !missed.isEmpty {
     print("\nMissed targets: \(missed.joined(separator: ", "))")

@@ -8,7 +8,8 @@ import Foundation
 /// identity (each registration its own).
 ///
 /// The route index narrows candidates by the route's path pattern — for a URL rule, the
-/// literal prefix of its path — and these conditions decide among them.
+/// literal prefix of its path, and a piece of a literal every match contains (``LiteralGate``)
+/// — and these conditions decide among them.
 package final class RequestConditions: Sendable, Hashable {
     /// A rule on the URL as the client sent it (percent-encoding kept).
     package enum URLRule: Sendable, CustomStringConvertible {

@@ -7,6 +7,13 @@
 /// - Routes with a host pattern go into one trie per distinct host pattern; the host patterns
 ///   are tried in turn (there are few in practice).
 ///
+/// - Routes whose URL rule is a regular expression (WireMock's `urlPattern`,
+///   `urlPathPattern`) with a literal text every match contains are filed by a short piece of
+///   it (``LiteralGate``): a request's raw path and query are read once, and only the routes
+///   whose piece occurs in them are candidates, however their patterns start. Routes with a
+///   path template whose parameters must match such a pattern (or equal a text) are filed the
+///   same way, looked up in the normalised path.
+///
 /// A value type: registration mutates the registry's copy while lookups read a snapshot
 /// taken under the lock, without holding it.
 struct RouteIndex: Sendable {
@@ -17,6 +24,9 @@ struct RouteIndex: Sendable {
     private var hasPortedRoutes = false
     /// Identifies the trie nodes below a `**`, for the walk's memo.
     private var nextNodeID = 0
+    private var gate = LiteralGate()
+    /// Routes filed by their path parameters' literals, looked up in the normalised path.
+    private var parameterGate = LiteralGate()
 
     /// Host (with `:port` when named) and path of a literal route; hashed without concatenating.
     struct ExactKey: Hashable, Sendable {
@@ -28,7 +38,13 @@ struct RouteIndex: Sendable {
 
     mutating func insert(_ key: RouteKey, at position: Int) {
         if key.host.isLiteral, key.host.port != nil { hasPortedRoutes = true }
-        if key.isExact {
+        // Only routes whose path pattern the lookup checks again (a literal path is trusted to
+        // the index: a `urlPattern` that ends its path at `?` stays in a trie).
+        if !key.path.isLiteral, let windows = LiteralGate.windows(of: key), !windows.isEmpty {
+            gate.insert(host: key.host, position: position, windows: windows)
+        } else if !key.path.isLiteral, let windows = LiteralGate.parameterWindows(of: key), !windows.isEmpty {
+            parameterGate.insert(host: key.host, position: position, windows: windows)
+        } else if key.isExact {
             exact[Self.exactKey(host: key.host.description, path: key.path.literalPath), default: []].append(position)
         } else if key.host.isLiteral {
             literalHostTries[key.host.description, default: PathTrie()].insert(key.path.segments[...], position, nextID: &nextNodeID)
@@ -42,14 +58,23 @@ struct RouteIndex: Sendable {
     }
 
     /// Positions of every route whose host and path match, in no particular order, without
-    /// duplicates.
-    func candidates(host: String, port: Int?, path: String, segments: () -> [String]) -> [Int] {
+    /// duplicates (a route filed by a literal of its URL pattern: whose host matches and whose
+    /// literal occurs in `rawPath` or `rawQuery`; its path pattern is checked by the caller).
+    func candidates(
+        host: String, port: Int?, path: String, rawPath: String, rawQuery: String?, segments: () -> [String]
+    ) -> [Int] {
         let exactHits = exact[Self.exactKey(host: host, path: path)]
         // The common case: an exact route and nothing that could compete with it.
-        if !hasPortedRoutes, literalHostTries.isEmpty, patternHostTries.isEmpty {
+        if !hasPortedRoutes, literalHostTries.isEmpty, patternHostTries.isEmpty, gate.isEmpty, parameterGate.isEmpty {
             return exactHits ?? []
         }
         var found = exactHits ?? []
+        if !gate.isEmpty {
+            gate.collect(host: host, port: port, rawPath: rawPath, rawQuery: rawQuery, into: &found)
+        }
+        if !parameterGate.isEmpty {
+            parameterGate.collect(host: host, port: port, rawPath: path, rawQuery: nil, into: &found)
+        }
         let hostWithPort = hasPortedRoutes ? port.map { "\(host):\($0)" } : nil
         if let hostWithPort {
             found += exact[Self.exactKey(host: hostWithPort, path: path)] ?? []

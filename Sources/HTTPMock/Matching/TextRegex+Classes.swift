@@ -44,7 +44,7 @@ extension RegexParser {
                 return literalSet(value)
             }
             return literalSet(try hex(2))
-        case "u": return literalSet(try hex(4))
+        case "u": return literalSet(try utf16Escape())
         case "c":
             guard let next = peek() else { throw error("\\c needs a letter") }
             index += 1
@@ -54,6 +54,30 @@ extension RegexParser {
                 throw error("\\\(scalar) is not an escape Java knows")
             }
             return literalSet(scalar.value)
+        }
+    }
+
+    /// `\uXXXX`, the index after `u`: a scalar, or a high surrogate joined with the `\uXXXX`
+    /// low surrogate that must follow it (Java reads `\uD83D\uDE00` as one code point, 😀). A
+    /// lone surrogate is an error: no text holds one.
+    mutating func utf16Escape() throws(TextRegex.SyntaxError) -> UInt32 {
+        let value = try hex(4)
+        switch value {
+        case 0xD800...0xDBFF:
+            let high = "\\u" + String(value, radix: 16, uppercase: true)
+            guard peek() == "\\", peek(1) == "u" else {
+                throw error("\(high) is a high surrogate without the low surrogate (\\uDC00…\\uDFFF) that must follow it")
+            }
+            index += 2
+            let low = try hex(4)
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw error("\(high) is a high surrogate followed by \\u\(String(low, radix: 16, uppercase: true)), not by a low surrogate")
+            }
+            return 0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00)
+        case 0xDC00...0xDFFF:
+            throw error("\\u\(String(value, radix: 16, uppercase: true)) is a low surrogate without the high surrogate before it")
+        default:
+            return value
         }
     }
 

@@ -169,7 +169,9 @@ struct RegexCompiler {
         }
     }
 
-    /// The shortest and longest input a node can match (`nil`: unbounded).
+    /// The shortest and longest input a node can match (`nil`: unbounded). Sums and products
+    /// saturate (`((a{100000}){100000}){100000}` is a length no input reaches, not a trap): a
+    /// saturated minimum is `Int.max`, a saturated maximum unbounded.
     static func lengths(of node: RegexNode) -> (min: Int, max: Int?) {
         switch node {
         case .empty, .assertion, .look: return (0, 0)
@@ -181,8 +183,8 @@ struct RegexCompiler {
             var high: Int? = 0
             for item in items {
                 let (a, b) = lengths(of: item)
-                low += a
-                high = high.flatMap { total in b.map { total + $0 } }
+                low = saturatingSum(low, a)
+                high = high.flatMap { total in b.flatMap { checkedSum(total, $0) } }
             }
             return (low, high)
         case .alternate(let branches):
@@ -191,8 +193,21 @@ struct RegexCompiler {
             return (all.map(\.min).min() ?? 0, high)
         case .repeated(let inner, let min, let max, _, _):
             let (a, b) = lengths(of: inner)
-            return (a * min, max.flatMap { count in b.map { $0 * count } })
+            return (saturatingProduct(a, min), max.flatMap { count in b.flatMap { checkedProduct($0, count) } })
         }
+    }
+
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int { checkedSum(a, b) ?? Int.max }
+    static func saturatingProduct(_ a: Int, _ b: Int) -> Int { checkedProduct(a, b) ?? Int.max }
+
+    static func checkedSum(_ a: Int, _ b: Int) -> Int? {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? nil : sum
+    }
+
+    static func checkedProduct(_ a: Int, _ b: Int) -> Int? {
+        let (product, overflow) = a.multipliedReportingOverflow(by: b)
+        return overflow ? nil : product
     }
 }
 

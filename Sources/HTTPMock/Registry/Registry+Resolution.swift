@@ -88,7 +88,8 @@ extension Registry {
     /// (which may parse a large body) or a predicate (user code): such matching runs outside the lock.
     static func matchingRoutes(for request: MockRequest, in snapshot: Routes, runningUserCode: Bool) -> Matches? {
         let positions = snapshot.index.candidates(
-            host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath, segments: { request.pathSegments })
+            host: request.normalizedHost, port: request.effectivePort, path: request.normalizedPath,
+            rawPath: request.target.rawPath, rawQuery: request.target.rawQuery, segments: { request.pathSegments })
         guard !positions.isEmpty else { return Matches() }
         if !runningUserCode {
             for position in positions {
