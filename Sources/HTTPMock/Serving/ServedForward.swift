@@ -14,6 +14,9 @@ package struct ServedForward: Sendable {
     package let headers: [(name: String, value: String)]
     /// The request's body.
     package let body: Data?
+    /// How long the upstream may keep the answer waiting (``HTTPMock/forwardTimeout``): for its
+    /// head, then between reads of its body.
+    package let timeout: TimeInterval
     fileprivate let registry: Registry
     fileprivate let journalID: Int
 
@@ -42,12 +45,13 @@ package struct ServedForward: Sendable {
 
 extension ServedForward {
     /// The forward of `request` to `base`, when the server streams it (an `http://` base).
-    init?(_ request: MockRequest, base: URL, registry: Registry, journalID: Int) {
+    init?(_ request: MockRequest, base: URL, registry: Registry, journalID: Int, timeout: TimeInterval) {
         guard base.scheme?.lowercased() == "http", let url = Forwarding.target(for: request, base: base) else { return nil }
         self.url = url
         self.method = request.method.rawValue
         self.headers = request.headers.filter { HTTPHeaders.lowercased($0.name) != "host" }.map { (name: $0.name, value: $0.value) }
         self.body = request.body
+        self.timeout = timeout
         self.registry = registry
         self.journalID = journalID
     }
