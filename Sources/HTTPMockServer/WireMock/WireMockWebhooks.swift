@@ -10,6 +10,12 @@ import FoundationNetworking
 /// server has written the response, it sends `method url` with `headers` and `body`, after
 /// `delay`. Sent from a background queue; a failure to deliver is not the client's concern
 /// (WireMock logs it), so it is dropped.
+///
+/// No loops (SPEC §23's rule for forwards, applied to webhooks): every webhook carries
+/// `Via: 1.1 httpmock-webhook-…`, this process's name for its webhooks, after the `Via` of the
+/// request that fired it. A request that arrives carrying that name is answered as usual but
+/// fires no webhook of its own, so a webhook that calls its own mapping (or a chain of
+/// mappings, or of servers passing `Via` on, that comes back) is sent once, not forever.
 struct WireMockWebhook: Sendable {
     let method: String
     let url: URL
@@ -98,6 +104,14 @@ struct WireMockWebhook: Sendable {
         return WireMockWebhook(method: HTTPMethod(method).rawValue, url: url, headers: headers, body: body, delay: delay)
     }
 
+    /// This process's name in the `Via` field of its webhooks.
+    static let hop = "httpmock-webhook-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+
+    /// Whether `request` was sent by one of this process's webhooks (its `Via` names ``hop``).
+    static func isFromWebhook(_ request: MockRequest) -> Bool {
+        request.headers["Via"]?.contains(hop) == true
+    }
+
     /// A plain session: a webhook goes to the network, never back through HTTPMock.
     static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
@@ -111,6 +125,8 @@ struct WireMockWebhook: Sendable {
         var outgoing = URLRequest(url: url)
         outgoing.httpMethod = method
         for (name, value) in headers { outgoing.setValue(value, forHTTPHeaderField: name) }
+        let via = [headers["Via"], request.headers["Via"], "1.1 \(Self.hop)"].compactMap { $0 }
+        outgoing.setValue(via.joined(separator: ", "), forHTTPHeaderField: "Via")
         outgoing.httpBody = body
         let sent = outgoing
         let seconds = (delay?.sample() ?? 0) / 1000
