@@ -24,7 +24,7 @@ struct SafetyPartFourTests {
     @Test("a webhook that calls its own mapping is sent once, carrying Via: its request fires no webhook again")
     func webhookLoopStops() async throws {
         let mock = HTTPMock()
-        try await servingAdmin(mock) { admin in
+        try await servingAdmin(mock) { (admin: AdminClient) async throws in
             let hook = admin.server.baseURL.absoluteString + "/hook"
             let mapping =
                 #"{"request":{"urlPath":"/hook"},"response":{"status":200,"body":"ok"},"serveEventListeners":[{"name":"webhook","parameters":{"method":"POST","url":"\#(hook)","body":"again"}}]}"#
@@ -40,6 +40,123 @@ struct SafetyPartFourTests {
             try await Task.sleep(nanoseconds: 1_500_000_000)
             #expect(mock.recordedRequests.count == 2, "\(mock.recordedRequests.count) requests journaled: the webhook looped")
         }
+    }
+
+    // MARK: - Mapping files: save, delete, restart
+
+    /// A WireMock root holding `files` (names under `mappings/` → contents).
+    static func root(_ files: [String: String]) throws -> URL {
+        let root = try temporaryWireMockRoot()
+        for (name, text) in files {
+            try Data(text.utf8).write(to: root.appendingPathComponent("mappings/" + name))
+        }
+        return root
+    }
+
+    /// The file names under `mappings/`, sorted.
+    static func mappingFiles(in root: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("mappings").path)) ?? []).sorted()
+    }
+
+    /// A fresh instance loading `root`, as a restart does: its mapping ids, sorted (the load
+    /// throws, as `httpmock serve` exits 64, when two files hold one id).
+    static func restart(_ root: URL) throws -> (HTTPMock, [String]) {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try mock.loadWireMock(from: root)
+        return (mock, mock.wireMockMappingIDs.sorted())
+    }
+
+    @Test("mappings/save updates a file mapping's own file (never a second file with its id), an edit included; a next start loads")
+    func saveUpdatesTheMappingsOwnFile() async throws {
+        let id = "11111111-2222-4333-8444-555555555555"
+        let root = try Self.root([
+            "orders.json":
+                "// the orders\n{\"id\":\"\(id)\",\"request\":{\"url\":\"/orders\"},\"response\":{\"status\":200,\"body\":\"v1\"}}",
+            "many.json":
+                #"{"mappings":[{"id":"21111111-2222-4333-8444-555555555555","request":{"url":"/a"},"response":{"body":"a"}},{"request":{"url":"/b"},"response":{"body":"b"}}]}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (mock, ids) = try Self.restart(root)
+        #expect(ids.count == 3)
+        try await servingAdmin(mock) { (admin: AdminClient) async throws in
+            #expect(try await admin.send("POST", "/__admin/mappings/save").status == 200)
+            #expect(Self.mappingFiles(in: root) == ["many.json", "orders.json"])
+            let edited = #"{"request":{"url":"/orders"},"response":{"status":200,"body":"v2"}}"#
+            #expect(try await admin.send("PUT", "/__admin/mappings/\(id)", edited).status == 200)
+            #expect(try await admin.send("POST", "/__admin/mappings/save").status == 200)
+            #expect(Self.mappingFiles(in: root) == ["many.json", "orders.json"])
+        }
+        let written = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: root.appendingPathComponent("mappings/orders.json")))
+        #expect(written["id"] == .string(id) && written["persistent"] == true, "\(written)")
+        let (reloaded, again) = try Self.restart(root)
+        #expect(again == ids)
+        try await servingAdmin(reloaded) { (admin: AdminClient) async throws in
+            #expect(try await admin.send("GET", "/orders").text == "v2")
+            #expect(try await admin.send("GET", "/b").text == "b")
+            // A file of several mappings is read-only, as in WireMock: an edit of one is refused, loudly.
+            let bID = try #require(again.first { $0 != id && $0 != "21111111-2222-4333-8444-555555555555" })
+            #expect(
+                try await admin.send("PUT", "/__admin/mappings/\(bID)", #"{"request":{"url":"/b"},"response":{"body":"b2"}}"#).status == 200
+            )
+            let refused = try await admin.send("POST", "/__admin/mappings/save")
+            #expect(refused.status == 422 && refused.text.contains("mappings/many.json"), "\(refused.text)")
+        }
+        #expect(Self.mappingFiles(in: root) == ["many.json", "orders.json"])
+    }
+
+    @Test("id-less file mappings keep one id at every start: six save/restart cycles keep 5 mappings in 4 files")
+    func idlessMappingsAreStable() async throws {
+        let root = try Self.root([
+            "a.json": #"{"request":{"url":"/a"},"response":{"body":"a"}}"#,
+            "b.json": #"{"request":{"url":"/b"},"response":{"body":"b"}}"#,
+            "c.json": #"{"name":"C","request":{"url":"/c"},"response":{"body":"c"}}"#,
+            "pair.json":
+                #"{"mappings":[{"request":{"url":"/d"},"response":{"body":"d"}},{"request":{"url":"/e"},"response":{"body":"e"}}]}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        var previous: [String]?
+        for cycle in 1...6 {
+            let (mock, ids) = try Self.restart(root)
+            #expect(ids.count == 5, "cycle \(cycle): \(ids.count) mappings")
+            if let previous { #expect(ids == previous, "cycle \(cycle): the ids changed") }
+            previous = ids
+            let saved = try await servingAdmin(mock) { admin in try await admin.send("POST", "/__admin/mappings/save").status }
+            #expect(saved == 200)
+            #expect(Self.mappingFiles(in: root) == ["a.json", "b.json", "c.json", "pair.json"], "cycle \(cycle)")
+        }
+    }
+
+    @Test("DELETE /__admin/mappings/{id} racing mappings/save: every deleted persistent mapping stays deleted after a restart")
+    func deleteRacingSave() async throws {
+        let root = try Self.root([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (mock, _) = try Self.restart(root)
+        let count = 100
+        let ids = (0..<count).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
+        try await servingAdmin(mock) { (admin: AdminClient) async throws in
+            for (index, id) in ids.enumerated() {
+                let mapping = #"{"id":"\#(id)","persistent":true,"request":{"url":"/p/\#(index)"},"response":{"status":200}}"#
+                #expect(try await admin.send("POST", "/__admin/mappings", mapping).status == 201)
+            }
+            #expect(Self.mappingFiles(in: root).count == count)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for _ in 0..<4 { _ = try await admin.send("POST", "/__admin/mappings/save") }
+                }
+                for lane in 0..<4 {
+                    group.addTask {
+                        for id in ids[(lane * count / 4)..<((lane + 1) * count / 4)] {
+                            _ = try await admin.send("DELETE", "/__admin/mappings/\(id)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let (_, back) = try Self.restart(root)
+        #expect(back.isEmpty, "\(back.count) of \(count) deleted mappings came back")
+        #expect(Self.mappingFiles(in: root).isEmpty)
     }
 }
 #endif
