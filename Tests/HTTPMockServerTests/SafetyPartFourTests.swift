@@ -158,5 +158,60 @@ struct SafetyPartFourTests {
         #expect(back.isEmpty, "\(back.count) of \(count) deleted mappings came back")
         #expect(Self.mappingFiles(in: root).isEmpty)
     }
+
+    // MARK: - Reset
+
+    @Test("POST /__admin/reset swaps the routes in one step: requests to file mappings never get a 404 meanwhile")
+    func resetIsAtomic() async throws {
+        var files: [String: String] = [:]
+        for index in 0..<300 { files["m\(index).json"] = #"{"request":{"url":"/m/\#(index)"},"response":{"body":"m"}}"# }
+        let root = try Self.root(files)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (mock, _) = try Self.restart(root)
+        let server = try await mock.startServer(admin: true)
+        defer { Task { await server.stop() } }
+        let port = server.port
+        let done = LockedFlag()
+        async let resets = blocking { () -> Int in
+            let client = try RawClient(port: port)
+            var count = 0
+            while !done.value {
+                client.reset()
+                try client.send("POST /__admin/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
+                guard client.readResponse(timeout: 60).hasPrefix("HTTP/1.1 200") else { throw CLITestError("reset: \(client.text)") }
+                count += 1
+            }
+            return count
+        }
+        func requests(_ lane: Int) async throws -> [String] {
+            try await blocking {
+                let client = try RawClient(port: port)
+                var misses: [String] = []
+                for index in 0..<2000 {
+                    client.reset()
+                    try client.send("GET /m/\((index + lane) % 300) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    let answer = client.readResponse(timeout: 60)
+                    if !answer.hasPrefix("HTTP/1.1 200") { misses.append(String(answer.prefix(40))) }
+                }
+                return misses
+            }
+        }
+        async let first = requests(0)
+        async let second = requests(7)
+        let misses = try await first + second
+        done.set()
+        let resetCount = try await resets
+        #expect(resetCount > 0)
+        #expect(misses.isEmpty, "\(misses.count) of 4000 requests missed during \(resetCount) resets: \(misses.prefix(3))")
+    }
+}
+
+/// A flag one thread sets and others read.
+final class LockedFlag: @unchecked Sendable {
+    // @unchecked: `isSet` is guarded by `lock`.
+    private let lock = NSLock()
+    private var isSet = false
+    var value: Bool { lock.withLock { isSet } }
+    func set() { lock.withLock { isSet = true } }
 }
 #endif

@@ -128,17 +128,29 @@ final class WireMockState: Sendable {
         }
     }
 
-    /// Removes every mapping; with `restoringFiles`, the mappings from files come back.
+    /// Removes every mapping; with `restoringFiles`, the mappings from files come back in the
+    /// same step: a request meanwhile sees the old routes or the restored ones, never none
+    /// (`POST /__admin/reset` under load answered file mappings 404 before).
     func removeAll(from mock: HTTPMock, restoringFiles: Bool) {
-        let files = contents.withLockedValue { contents -> [WireMockMapping] in
-            mock.removeAdminRoutes(Set(contents.entries.values.map(\.order)))
+        contents.withLockedValue { contents in
+            let current = Set(contents.entries.values.map(\.order))
+            var restored: [(WireMockMapping, Int)] = []
+            // They loaded before; a body file deleted since is the only way to fail, and then they
+            // stay out (as a fresh load would refuse them).
+            if restoringFiles, !contents.fileMappings.isEmpty, let routes = try? Self.routes(of: contents.fileMappings, in: contents),
+                let orders = try? mock.addAdminRoutes(routes, replacing: current)
+            {
+                restored = Array(zip(contents.fileMappings, orders))
+            } else {
+                mock.removeAdminRoutes(current)
+            }
             contents.entries = [:]
             contents.order = []
-            return restoringFiles ? contents.fileMappings : []
+            for (mapping, order) in restored {
+                if contents.entries[mapping.id] == nil { contents.order.append(mapping.id) }
+                contents.entries[mapping.id] = Entry(mapping: mapping, order: order)
+            }
         }
-        // They loaded before; a body file deleted since is the only way to fail, and then they
-        // stay out (as a fresh load would refuse them).
-        try? add(files, to: mock)
     }
 
     /// The mappings, in the order they were added.
