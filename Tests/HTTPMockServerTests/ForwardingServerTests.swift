@@ -364,8 +364,9 @@ final class SilentUpstream: @unchecked Sendable {
                 lock.withLock { counts.closed += 1 }
                 return
             }
+            guard !sawRequest else { continue }  // the body: read and dropped
             received.append(contentsOf: buffer[0..<count])
-            if !sawRequest, String(decoding: received, as: UTF8.self).contains("\r\n\r\n") {
+            if String(decoding: received, as: UTF8.self).contains("\r\n\r\n") {
                 sawRequest = true
                 lock.withLock { counts.read += 1 }
             }

@@ -42,6 +42,49 @@ struct SafetyPartFourTests {
         }
     }
 
+    /// Resident memory of process `pid` in bytes (Linux: VmRSS of /proc/PID/status).
+    static func residentBytes(_ pid: Int32) -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return -1 }
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1) * 1024
+    }
+
+    @Test(
+        "a 10 MB webhook to a receiver that never answers, fired 40 times: the body is not copied per send, those beyond the bound are dropped and said so"
+    )
+    func webhooksInFlightAreBounded() async throws {
+        let receiver = try SilentUpstream()
+        defer { receiver.stop() }
+        let body = String(repeating: "w", count: 10 << 20)
+        let root = try Self.root([
+            "fire.json":
+                #"{"request":{"urlPath":"/fire"},"response":{"status":200},"postServeActions":[{"name":"webhook","parameters":{"url":"http://127.0.0.1:\#(receiver.port)/in","body":"\#(body)"}}]}"#
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cli = try RunningCLI(["serve", "--wiremock-root", root.path, "--port", "0", "--log-level", "ERROR"], directory: root)
+        defer { cli.process.terminate() }
+        let started = try await cli.waitFor("serving on http://", timeout: 60)
+        let range = try #require(started.range(of: #"127\.0\.0\.1:[0-9]+"#, options: .regularExpression))
+        let port = try #require(Int(started[range].split(separator: ":").last ?? ""))
+        let before = Self.residentBytes(cli.process.processIdentifier)
+        try await blocking {
+            let client = try RawClient(port: port)
+            for _ in 0..<40 {
+                client.reset()
+                try client.send("GET /fire HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                guard client.readResponse(timeout: 60).hasPrefix("HTTP/1.1 200") else { throw CLITestError("no 200: \(client.text)") }
+            }
+        }
+        // Six 10 MB bodies fit the 64 MB bound: they reach the receiver, which never answers.
+        #expect(try await receiver.waitUntilRead(6, within: 60), "\(receiver.accepted) webhooks arrived")
+        #expect(try await Self.eventually(within: 60) { cli.text.contains("was dropped") }, "\(cli.text.suffix(2000))")
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        let after = Self.residentBytes(cli.process.processIdentifier)
+        #expect(receiver.accepted <= 6, "\(receiver.accepted) webhooks in flight at once")
+        #expect(after - before < 150 << 20, "resident memory grew by \((after - before) >> 20) MB for 40 webhooks of 10 MB")
+    }
+
     // MARK: - Mapping files: save, delete, restart
 
     /// A WireMock root holding `files` (names under `mappings/` → contents).
