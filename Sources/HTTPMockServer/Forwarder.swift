@@ -299,7 +299,9 @@ private final class RelayHandler: ChannelInboundHandler {
         case .end:
             guard case .relayed = relay.outcome else { return }
             relay.upstreamEnded = true
-            if let head = relay.journaledHead, let body = relay.keptBody, !body.isEmpty {
+            // Kept whole (empty included): the journal then has the body; one over the limit
+            // leaves the head alone, so a recording knows it was not kept.
+            if let head = relay.journaledHead, let body = relay.keptBody {
                 relay.forward.journal(status: head.status, headers: head.headers, body: body)
             }
             let relay = self.relay

@@ -202,6 +202,44 @@ struct SafetyPartFourTests {
         #expect(Self.mappingFiles(in: root).isEmpty)
     }
 
+    // MARK: - Recording
+
+    @Test(
+        "a recording keeps an upstream body over the journal body limit whole (to __files/) and replays all of it",
+        .timeLimit(.minutes(2)))
+    func recordingKeepsLargeBodies() async throws {
+        let upstream = HTTPMock()
+        upstream.logHandler = nil
+        let big = Data((0..<(2 << 20)).map { UInt8(ascii: "a") + UInt8(truncatingIfNeeded: $0 % 26) })
+        upstream.addResponses(forPath: "/big", responses: [.data(big, lifetime: .eternal)])
+        let target = try await upstream.startServer()
+        defer { Task { await target.stop() } }
+        let root = try Self.root([:])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (mock, _) = try Self.restart(root)
+        mock.journalBodyLimit = 1024 * 1024  // as httpmock serve has it
+        let replayed = try await servingAdmin(mock) { (admin: AdminClient) async throws -> Data in
+            let start = #"{"targetBaseUrl":"\#(target.baseURL.absoluteString)","persist":true}"#
+            #expect(try await admin.send("POST", "/__admin/recordings/start", start).status == 200)
+            let (through, _) = try await admin.session.data(from: URL(string: admin.server.baseURL.absoluteString + "/big")!)
+            #expect(through == big)
+            let stopped = try await admin.send("POST", "/__admin/recordings/stop")
+            #expect(stopped.status == 200, "\(stopped.text.prefix(500))")
+            // Raw, with a deadline: a replay that declares 2 MB and sends nothing never ends.
+            let port = admin.server.port
+            return try await blocking { () -> Data in
+                let client = try RawClient(port: port)
+                try client.send("GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                client.readResponse(timeout: 30)
+                let received = client.received
+                guard let end = received.range(of: Data("\r\n\r\n".utf8)) else { return Data() }
+                return received[end.upperBound...]
+            }
+        }
+        #expect(replayed.count == big.count, "the recording replays \(replayed.count) of \(big.count) bytes")
+        #expect(replayed == big)
+    }
+
     // MARK: - Reset
 
     @Test("POST /__admin/reset swaps the routes in one step: requests to file mappings never get a 404 meanwhile")

@@ -32,10 +32,14 @@ package struct ServedForward: Sendable {
             outcome: status)
     }
 
-    /// The largest upstream body the journal keeps (so a recording can replay it): the
-    /// instance's ``HTTPMock/journalBodyLimit``, else 8 MB. A larger body streams through
-    /// without being kept, so memory stays bounded whatever the upstream sends (SPEC §23).
-    package var keptBodyLimit: Int { registry.journalLimits.maximumBodyBytes ?? 8 * 1024 * 1024 }
+    /// The largest upstream body the journal keeps, whole, so a recording can replay it: 64 MB,
+    /// whatever ``HTTPMock/journalBodyLimit`` (a limit on request bodies) says; what the journal
+    /// holds in all is bounded by ``HTTPMock/journalBytesLimit``. A larger body streams through
+    /// without being kept, so memory stays bounded whatever the upstream sends (SPEC §23), and a
+    /// recording of it is refused, naming it. (It was the journal body limit: with the CLI's
+    /// 1 MB, recordings replayed larger bodies as 0 bytes under their original length.)
+    package var keptBodyLimit: Int { Self.keptBodyLimit }
+    package static let keptBodyLimit = 64 * 1024 * 1024
 
     /// What a 502 says when the upstream refused, failed or answered something that is not HTTP.
     package func failure(_ reason: String) -> String {
