@@ -166,6 +166,36 @@ public final class HTTPMock: Sendable {
         }
     }
 
+    /// How long a request forwarded over the server (``MockResponse/forward(to:lifetime:delivery:)``,
+    /// WireMock's `proxyBaseUrl`, recording, `httpmock serve --forward-unmatched`) waits for its
+    /// `http://` upstream, in seconds: for the answer's head, then between reads of its body.
+    /// Default 60.
+    ///
+    /// An upstream that sends no head in time is answered `504 Gateway Timeout` naming it (and
+    /// journaled as 504); one that stops in the middle of its body closes the client's
+    /// connection. Either way the upstream connection is closed. `httpmock serve --proxy-timeout`
+    /// sets it in milliseconds, as WireMock's flag of that name does. In process, a forward is a
+    /// handler bounded by ``timeout``.
+    ///
+    /// ```swift
+    /// mock.forwardTimeout = 5
+    /// ```
+    ///
+    /// Must be a finite number of seconds greater than 0; anything else is a test failure naming
+    /// the property and the value (reported like ``timeout``'s), and the previous value stays.
+    public var forwardTimeout: TimeInterval {
+        get { registry.settings.forwardTimeout }
+        set {
+            guard newValue.isFinite, newValue > 0 else {
+                rejectSetting(
+                    "forwardTimeout", newValue, requirement: "a finite number of seconds greater than 0",
+                    kept: registry.settings.forwardTimeout)
+                return
+            }
+            registry.updateSettings { $0.forwardTimeout = newValue }
+        }
+    }
+
     /// A delay, in seconds, before every response whose `delivery` is `.instant`. Default 0.
     ///
     /// Must be a finite number of seconds, 0 or more; anything else is a test failure naming the

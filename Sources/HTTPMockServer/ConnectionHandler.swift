@@ -340,9 +340,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 case .registry(.ready(let answer)): answer
                 case .registry(.later(let continuation)): await continuation.answer()
                 }
-            writing.start()
+            // A forward starts writing when its head comes: until then a client that left is
+            // found by the probe (`scheduleProbe`), and its going cancels the forward.
+            if case .forward = answer {} else { writing.start() }
             let request = "\(method) \(head.uri)"
-            let statusCode = await ResponseWriter.send(answer, for: request, on: channel, keepAlive: keepAlive, hop: site.hop)
+            let statusCode = await ResponseWriter.send(
+                answer, for: request, on: channel, keepAlive: keepAlive, hop: site.hop, writing: writing)
             answer.afterSend?()  // WireMock's webhooks: after the response went out
             site.record(
                 method: method, target: head.uri, statusCode: statusCode, outcome: ResponseWriter.outcome(of: answer), started: started)

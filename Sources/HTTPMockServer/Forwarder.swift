@@ -16,7 +16,14 @@ import NIOPosix
 /// connection: the download stops. The request carries `Via: 1.1 <hop>`, the server's own
 /// name, so a forward that comes back to the same server is answered 508 there at once
 /// (`ConnectionHandler.refusal`), and that 508 is what the client gets. An upstream that
-/// cannot be reached, or fails before its head, is a 502 naming it.
+/// cannot be reached, or fails before its head, is a 502 naming it; one that sends no head
+/// within ``ServedForward/timeout`` (``HTTPMock/forwardTimeout``) is a 504 naming it, and one
+/// that stops that long in the middle of its body closes the client's connection.
+///
+/// A client that leaves before the head is seen leaving: the connection's probe (an interim
+/// `100 Continue`, `ConnectionHandler.scheduleProbe`) may still go out until the head does
+/// (`writing` starts only then), and the reset it meets cancels the forward, which closes the
+/// upstream connection.
 enum Forwarder {
     /// Bytes written to the client and not yet flushed to its socket above which the upstream
     /// is not read.
@@ -31,14 +38,19 @@ enum Forwarder {
     ]
 
     /// Forwards `forward` and relays the answer on `downstream`; returns the status sent.
-    static func relay(_ forward: ServedForward, hop: String, on downstream: any Channel, keepAlive: Bool) async -> Int? {
+    static func relay(
+        _ forward: ServedForward, hop: String, on downstream: any Channel, keepAlive: Bool, writing: WritingFlag? = nil
+    ) async -> Int? {
         let url = forward.url
         let host = url.host ?? "localhost"
         let port = url.port ?? 80
         let done = downstream.eventLoop.makePromise(of: Relay.Outcome?.self)
-        let relay = Relay(forward: forward, downstream: downstream, keepAlive: keepAlive, isHead: forward.method == "HEAD", done: done)
+        let timeout = TimeAmount.nanoseconds(Int64(WaitTime.nanoseconds(forward.timeout)))
+        let relay = Relay(
+            forward: forward, downstream: downstream, keepAlive: keepAlive, isHead: forward.method == "HEAD", timeout: timeout,
+            writing: writing, done: done)
         let bootstrap = ClientBootstrap(group: downstream.eventLoop)
-            .connectTimeout(connectTimeout)
+            .connectTimeout(min(connectTimeout, timeout))
             .channelOption(.autoRead, value: false)
             .channelOption(.maxMessagesPerRead, value: 1)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -53,6 +65,7 @@ enum Forwarder {
             upstream = try await bootstrap.connect(host: host, port: port).get()
         } catch {
             done.succeed(nil)
+            writing?.start()
             return await badGateway(forward, reason: "\(host):\(port) cannot be reached (\(error))", on: downstream, keepAlive: keepAlive)
         }
         let head = requestHead(forward, hop: hop, authority: url.port.map { "\(host):\($0)" } ?? host)
@@ -63,6 +76,7 @@ enum Forwarder {
             }
             upstream.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
             upstream.read()
+            relay.watch(upstream)
         }
         let outcome = await withTaskCancellationHandler {
             (try? await done.futureResult.get()) ?? nil
@@ -73,7 +87,15 @@ enum Forwarder {
         upstream.close(promise: nil)
         switch outcome {
         case .failed(let reason)?:
+            writing?.start()
             return await badGateway(forward, reason: reason, on: downstream, keepAlive: keepAlive)
+        case .timedOut?:
+            writing?.start()
+            return await badGateway(
+                forward,
+                reason:
+                    "no answer within \(seconds(forward.timeout)) s (forwardTimeout; httpmock serve --proxy-timeout, in milliseconds)",
+                status: 504, on: downstream, keepAlive: keepAlive)
         case .relayed(let status)?:
             return status
         case nil:
@@ -110,16 +132,24 @@ enum Forwarder {
         return HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: forward.method), uri: target, headers: headers)
     }
 
-    /// A 502 naming the upstream and what went wrong, journaled as the request's outcome.
-    private static func badGateway(_ forward: ServedForward, reason: String, on channel: any Channel, keepAlive: Bool) async -> Int {
+    /// A 502 (or `status`: 504 for a timeout) naming the upstream and what went wrong, journaled
+    /// as the request's outcome.
+    private static func badGateway(
+        _ forward: ServedForward, reason: String, status: Int = 502, on channel: any Channel, keepAlive: Bool
+    ) async -> Int {
         let message = forward.failure(reason)
         let fields = [(name: "Content-Type", value: "text/plain; charset=utf-8")]
-        forward.journal(status: 502, headers: fields)
+        forward.journal(status: status, headers: fields)
         let response = ServedAnswer.direct(
-            status: 502, headers: fields.map { ($0.name, $0.value) }, body: Data(message.utf8), method: forward.method)
+            status: status, headers: fields.map { ($0.name, $0.value) }, body: Data(message.utf8), method: forward.method)
         return await ResponseWriter.send(
             response, for: "\(forward.method) \(forward.url.absoluteString)", on: channel, keepAlive: keepAlive)
-            ?? 502
+            ?? status
+    }
+
+    /// `value` seconds as a short number: `0.5`, `60`.
+    static func seconds(_ value: TimeInterval) -> String {
+        value.rounded() == value && value < 1e15 ? String(Int(value)) : String(value)
     }
 }
 
@@ -131,13 +161,22 @@ final class Relay: @unchecked Sendable {
         case relayed(Int)
         /// Nothing went to the client: it gets a 502 saying this.
         case failed(String)
+        /// No head came within the timeout: the client gets a 504.
+        case timedOut
     }
 
     let forward: ServedForward
     let downstream: any Channel
     let keepAlive: Bool
     let isHead: Bool
+    /// How long the upstream may stay silent while it is waited for.
+    let timeout: TimeAmount
+    /// The request's flag: set when the head (or a 502/504) goes to the client.
+    let writing: WritingFlag?
     let done: EventLoopPromise<Outcome?>
+    /// When the upstream last sent something (or the request went out).
+    var lastUpstreamActivity = NIODeadline.now()
+    private var timeoutCheck: Scheduled<Void>?
     var outcome: Outcome?
     /// The upstream's answer ended (its connection is closed next, which is not a failure).
     var upstreamEnded = false
@@ -151,11 +190,16 @@ final class Relay: @unchecked Sendable {
     var journaledHead: (status: Int, headers: [(name: String, value: String)])?
     var keptBody: Data? = Data()
 
-    init(forward: ServedForward, downstream: any Channel, keepAlive: Bool, isHead: Bool, done: EventLoopPromise<Outcome?>) {
+    init(
+        forward: ServedForward, downstream: any Channel, keepAlive: Bool, isHead: Bool, timeout: TimeAmount, writing: WritingFlag?,
+        done: EventLoopPromise<Outcome?>
+    ) {
         self.forward = forward
         self.downstream = downstream
         self.keepAlive = keepAlive
         self.isHead = isHead
+        self.timeout = timeout
+        self.writing = writing
         self.done = done
     }
 
@@ -163,7 +207,50 @@ final class Relay: @unchecked Sendable {
     func finish(_ outcome: Outcome?) {
         guard !finished else { return }
         finished = true
+        timeoutCheck?.cancel()
+        timeoutCheck = nil
         done.succeed(outcome)
+    }
+
+    /// Starts the upstream's timeout (on the event loop, once the request went out): while the
+    /// upstream is waited for (not while the client is, ``readPending``), ``timeout`` without a
+    /// byte from it ends the forward: a 504 before the head, a closed client connection after.
+    func watch(_ upstream: any Channel) {
+        lastUpstreamActivity = .now()
+        scheduleTimeoutCheck(in: timeout, upstream: upstream)
+    }
+
+    private func scheduleTimeoutCheck(in delay: TimeAmount, upstream: any Channel) {
+        guard !finished else { return }
+        timeoutCheck = downstream.eventLoop.scheduleTask(in: delay) { [self] in
+            checkTimeout(upstream: upstream)
+        }
+    }
+
+    private func checkTimeout(upstream: any Channel) {
+        timeoutCheck = nil
+        guard !finished, !upstreamEnded else { return }
+        if readPending {
+            // The client is being waited for, not the upstream.
+            lastUpstreamActivity = .now()
+        }
+        let silent = NIODeadline.now() - lastUpstreamActivity
+        guard silent >= timeout else {
+            scheduleTimeoutCheck(in: timeout - silent, upstream: upstream)
+            return
+        }
+        switch outcome {
+        case nil:
+            outcome = .timedOut
+            finish(.timedOut)
+        case .relayed?:
+            // The head went out: the body cannot be completed.
+            downstream.close(promise: nil)
+            finish(outcome)
+        case .failed?, .timedOut?:
+            finish(outcome)
+        }
+        upstream.close(promise: nil)
     }
 }
 
@@ -177,6 +264,7 @@ private final class RelayHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !relay.finished else { return }
+        relay.lastUpstreamActivity = .now()
         switch unwrapInboundIn(data) {
         case .head(let head):
             guard head.status.code >= 200 else { return }  // an interim answer: the final one follows
@@ -211,7 +299,9 @@ private final class RelayHandler: ChannelInboundHandler {
         case .end:
             guard case .relayed = relay.outcome else { return }
             relay.upstreamEnded = true
-            if let head = relay.journaledHead, let body = relay.keptBody, !body.isEmpty {
+            // Kept whole (empty included): the journal then has the body; one over the limit
+            // leaves the head alone, so a recording knows it was not kept.
+            if let head = relay.journaledHead, let body = relay.keptBody {
                 relay.forward.journal(status: head.status, headers: head.headers, body: body)
             }
             let relay = self.relay
@@ -245,6 +335,7 @@ private final class RelayHandler: ChannelInboundHandler {
             headers.add(name: "Transfer-Encoding", value: "chunked")
         }
         if !relay.keepAlive { headers.add(name: "Connection", value: "close") }
+        relay.writing?.start()
         relay.outcome = .relayed(Int(code))
         let journaled = headers.map { (name: $0.name, value: $0.value) }
         relay.journaledHead = (Int(code), journaled)
@@ -282,7 +373,7 @@ private final class RelayHandler: ChannelInboundHandler {
         case .relayed?:
             relay.downstream.close(promise: nil)
             relay.finish(relay.outcome)
-        case .failed?:
+        case .failed?, .timedOut?:
             relay.finish(relay.outcome)
         }
     }

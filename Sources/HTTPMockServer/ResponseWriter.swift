@@ -14,8 +14,10 @@ enum ResponseWriter {
     /// response) is answered 500 with a body naming the problem instead. Registration and HAR
     /// loading refuse these; a `.dynamic` handler can still produce them.
     /// A forward (``ServedAnswer/forward(_:)``) names the server as `hop` in its `Via` field.
+    /// A forward sets `writing` itself, once its head (or its 502/504) goes out.
     static func send(
-        _ answer: ServedAnswer, for request: String, on channel: any Channel, keepAlive: Bool, hop: String = "httpmock"
+        _ answer: ServedAnswer, for request: String, on channel: any Channel, keepAlive: Bool, hop: String = "httpmock",
+        writing: WritingFlag? = nil
     ) async
         -> Int?
     {
@@ -47,7 +49,7 @@ enum ResponseWriter {
             await stream(source, head: response, for: request, on: channel, keepAlive: keepAlive)
             return response.statusCode
         case .forward(let forward):
-            return await Forwarder.relay(forward, hop: hop, on: channel, keepAlive: keepAlive)
+            return await Forwarder.relay(forward, hop: hop, on: channel, keepAlive: keepAlive, writing: writing)
         }
     }
 

@@ -52,6 +52,12 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Request bodies larger than this many bytes are journaled as their size only. Default: 1048576 (1 MB).")
     var journalBodyLimit = 1024 * 1024
+
+    @Option(
+        help:
+            "The most bytes the journal's bodies and reports hold together; past it the oldest requests are forgotten. Default: 268435456 (256 MB)."
+    )
+    var journalBytesLimit = 256 * 1024 * 1024
     @Flag(
         help:
             "Show secrets as sent in the log, near-miss reports and the dashboard (Authorization, Cookie, tokens, passwords: masked as REDACTED by default)."
@@ -77,6 +83,9 @@ struct Serve: AsyncParsableCommand {
         }
         if journalLimit < 0 { throw ValidationError("--journal-limit must be a number of requests ≥ 0, got \(journalLimit).") }
         if journalBodyLimit < 0 { throw ValidationError("--journal-body-limit must be a number of bytes ≥ 0, got \(journalBodyLimit).") }
+        if journalBytesLimit < 0 {
+            throw ValidationError("--journal-bytes-limit must be a number of bytes ≥ 0, got \(journalBytesLimit).")
+        }
         if let impersonate, let problem = CLIConfiguration.impersonationProblem(impersonate) {
             throw ValidationError("--impersonate \"\(impersonate)\" is not a host: \(problem).")
         }
@@ -100,6 +109,7 @@ struct Serve: AsyncParsableCommand {
         mock.defaultDelay = delay ?? file.delay ?? 0
         mock.journalLimit = journalLimit
         mock.journalBodyLimit = journalBodyLimit
+        mock.journalBytesLimit = journalBytesLimit
         mock.revealSecrets = revealSecrets
         let termination = Termination()
         let filesAnswer = try source.load(into: mock, mocksFolder: folder)

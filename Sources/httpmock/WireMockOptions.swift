@@ -32,6 +32,12 @@ struct WireMockOptions: ParsableArguments {
     @Option(help: "Send every request no route matches to this base URL and answer with what comes back.")
     var forwardUnmatched: String?
 
+    @Option(
+        help:
+            "Milliseconds a forward (--forward-unmatched, proxyBaseUrl, recording) waits for its upstream's answer, and then between its body's reads; past it: 504 naming the upstream. Default: 60000."
+    )
+    var proxyTimeout: Int?
+
     /// Loads the mappings, sets forwarding, and returns the admin API to serve (`nil` when off;
     /// then it says why when it was asked for).
     func apply(to mock: HTTPMock, host: String) throws -> AdminAPI? {
@@ -50,6 +56,12 @@ struct WireMockOptions: ParsableArguments {
             }
         } else if globalResponseTemplating {
             mock.enableWireMockGlobalTemplating()
+        }
+        if let proxyTimeout {
+            guard proxyTimeout > 0, proxyTimeout <= 86_400_000 else {
+                throw ValidationError("--proxy-timeout must be a number of milliseconds from 1 to 86400000, got \(proxyTimeout).")
+            }
+            mock.forwardTimeout = Double(proxyTimeout) / 1000
         }
         if let forwardUnmatched {
             guard let url = URL(string: forwardUnmatched), url.scheme != nil, url.host != nil else {

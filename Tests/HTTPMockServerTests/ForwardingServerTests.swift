@@ -65,6 +65,68 @@ struct ForwardingServerTests {
         #expect(mock.recordedRequests.map(\.statusCode) == [502, 502])
     }
 
+    @Test("an upstream that accepts and never answers is a 504 naming it after forwardTimeout, and its connection is closed")
+    func silentUpstreamIs504() async throws {
+        let upstream = try SilentUpstream()
+        defer { upstream.stop() }
+        let mock = HTTPMock()
+        mock.forwardTimeout = 0.5
+        mock.addResponses(
+            forPath: "/slow/**", host: "api.example.com",
+            responses: [.forward(to: URL(string: "http://127.0.0.1:\(upstream.port)")!, lifetime: .eternal)])
+        let server = try await mock.startServer(impersonating: "api.example.com")
+        defer { Task { await server.stop() } }
+        let answer = try await rawExchange(port: server.port, "GET /slow/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 60)
+        #expect(Self.status(of: answer) == 504, "\(answer)")
+        #expect(answer.contains("http://127.0.0.1:\(upstream.port)/slow/x") && answer.contains("no answer within 0.5 s"), "\(answer)")
+        #expect(mock.recordedRequests.map(\.statusCode) == [504])
+        // The upstream connection is closed, not left open.
+        #expect(try await upstream.waitUntilClosed(1, within: 60), "\(upstream.closed) of \(upstream.accepted) upstream connections closed")
+    }
+
+    @Test("a client that leaves while the upstream says nothing closes the upstream connection (no timeout needed)")
+    func leavingClientClosesUpstream() async throws {
+        let upstream = try SilentUpstream()
+        defer { upstream.stop() }
+        let mock = HTTPMock()
+        mock.forwardTimeout = 3600
+        mock.addResponses(
+            forPath: "/slow/**", host: "api.example.com",
+            responses: [.forward(to: URL(string: "http://127.0.0.1:\(upstream.port)")!, lifetime: .eternal)])
+        let server = try await mock.startServer(impersonating: "api.example.com")
+        defer { Task { await server.stop() } }
+        let port = server.port
+        for round in 1...3 {
+            let client = try await blocking { () -> RawClient in
+                let client = try RawClient(port: port)
+                try client.send("GET /slow/\(round) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                return client
+            }
+            #expect(try await upstream.waitUntilRead(round, within: 60), "the forward never reached the upstream")
+            client.closeNow()
+            #expect(
+                try await upstream.waitUntilClosed(round, within: 60),
+                "round \(round): the upstream connection stayed open after the client left (\(upstream.closed) closed)")
+        }
+    }
+
+    @Test("httpmock serve --proxy-timeout (milliseconds) bounds --forward-unmatched: a silent upstream is a 504")
+    func cliProxyTimeout() async throws {
+        let upstream = try SilentUpstream()
+        defer { upstream.stop() }
+        let folder = try makeMocksFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cli, port) = try await SafetyServerTests.serve(
+            ["--forward-unmatched", "http://127.0.0.1:\(upstream.port)", "--proxy-timeout", "300"], folder: folder)
+        defer { cli.process.terminate() }
+        let answer = try await rawExchange(port: port, "GET /nowhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 60)
+        #expect(Self.status(of: answer) == 504, "\(answer)")
+        #expect(answer.contains("http://127.0.0.1:\(upstream.port)/nowhere"), "\(answer)")
+        let refused = try RunningCLI(["serve", "--proxy-timeout", "0"], directory: folder)
+        #expect(try await refused.waitForExit(timeout: 30) != 0)
+        #expect(refused.text.contains("--proxy-timeout must be"), "\(refused.text)")
+    }
+
     @Test(
         "a 10 GB upstream streams through with bounded memory: paced by the client, stopped when it leaves",
         .enabled(if: ServerChildProcess.isAvailable, "needs a child process"))
@@ -224,6 +286,91 @@ final class DiscardingClient {
     func close() {
         if socket >= 0 { Glibc.close(socket) }
         socket = -1
+    }
+}
+/// A loopback server that accepts connections, reads each request's head and never answers;
+/// it counts the connections it accepted, read a request from, and saw closed by the other side.
+final class SilentUpstream: @unchecked Sendable {
+    // @unchecked: the counters are guarded by `lock`.
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var counts = (accepted: 0, read: 0, closed: 0)
+    private var stopped = false
+
+    var accepted: Int { lock.withLock { counts.accepted } }
+    var closed: Int { lock.withLock { counts.closed } }
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        listener = fd
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound, listen(fd, 16) == 0 else { throw CLITestError("SilentUpstream: cannot listen (\(errno))") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    func stop() { lock.withLock { stopped = true } }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Whether at least `count` connections were read from / closed by the other side within `seconds`.
+    func waitUntilRead(_ count: Int, within seconds: TimeInterval) async throws -> Bool {
+        try await wait(within: seconds) { $0.read >= count }
+    }
+
+    func waitUntilClosed(_ count: Int, within seconds: TimeInterval) async throws -> Bool {
+        try await wait(within: seconds) { $0.closed >= count }
+    }
+
+    private func wait(within seconds: TimeInterval, until done: ((accepted: Int, read: Int, closed: Int)) -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if done(lock.withLock({ counts })) { return true }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        return done(lock.withLock { counts })
+    }
+
+    private func acceptLoop() {
+        defer { close(listener) }
+        while !isStopped {
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { continue }
+            lock.withLock { counts.accepted += 1 }
+            Thread.detachNewThread { [self] in hold(connection) }
+        }
+    }
+
+    /// Reads the request, then waits, answering nothing, until the other side closes.
+    private func hold(_ connection: Int32) {
+        defer { close(connection) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var received = Data()
+        var sawRequest = false
+        while !isStopped {
+            var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            let count = recv(connection, &buffer, buffer.count, 0)
+            if count <= 0 {
+                lock.withLock { counts.closed += 1 }
+                return
+            }
+            guard !sawRequest else { continue }  // the body: read and dropped
+            received.append(contentsOf: buffer[0..<count])
+            if String(decoding: received, as: UTF8.self).contains("\r\n\r\n") {
+                sawRequest = true
+                lock.withLock { counts.read += 1 }
+            }
+        }
     }
 }
 #endif

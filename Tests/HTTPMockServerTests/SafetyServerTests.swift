@@ -327,5 +327,32 @@ struct SafetyServerTests {
         #expect(newest["url"] as? String == "/big")
         #expect((newest["body"] as? String)?.isEmpty == true, "a 1.1 MB body was kept whole (default --journal-body-limit is 1 MB)")
     }
+
+    @Test("httpmock serve bounds the journal's bytes (--journal-bytes-limit, default 256 MB): the oldest requests go first")
+    func cliJournalBytesAreBounded() async throws {
+        let folder = try makeMocksFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let help = try RunningCLI(["serve", "--help"], directory: folder)
+        _ = try await help.waitForExit(timeout: 30)
+        #expect(help.text.contains("--journal-bytes-limit") && help.text.contains("268435456"), "\(help.text)")
+        let (cli, port) = try await Self.serve(
+            ["--journal-bytes-limit", "1000000", "--journal-body-limit", "2000000", "--log-level", "ERROR"], folder: folder)
+        defer { cli.process.terminate() }
+        let body = String(repeating: "b", count: 400_000)
+        try await blocking {
+            let client = try RawClient(port: port)
+            for index in 0..<5 {
+                client.reset()
+                try client.send("POST /big/\(index) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                client.readResponse(timeout: 30)
+            }
+        }
+        let listed = try await rawExchange(port: port, "GET /__admin/requests HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 30)
+        let json = try #require(listed.range(of: "\r\n\r\n").map { String(listed[$0.upperBound...]) })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let requests = try #require(object["requests"] as? [[String: Any]])
+        let urls = requests.compactMap { ($0["request"] as? [String: Any])?["url"] as? String }
+        #expect(urls == ["/big/4", "/big/3"], "the journal kept \(urls)")
+    }
 }
 #endif

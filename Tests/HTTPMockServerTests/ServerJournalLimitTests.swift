@@ -38,6 +38,29 @@ struct ServerJournalLimitTests {
         #expect(mock.recordedRequests.map { $0.request.url.query ?? "" } == ["n=6", "n=7"])
     }
 
+    @Test("journalBytesLimit bounds the bytes the journal's bodies hold: the oldest entries go first, the newest stays")
+    func bytesLimit() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        #expect(mock.journalBytesLimit == nil)
+        mock.journalBytesLimit = 1000
+        mock.addResponses(forPath: "/up", method: .post, responses: [.plaintext("ok", lifetime: .eternal)])
+        let body = String(repeating: "b", count: 300)
+        try await serving(mock) { server in
+            for index in 0..<6 {
+                let reply = try await rawExchange(
+                    port: server.port,
+                    "POST /up?n=\(index) HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+                #expect(reply.hasSuffix("ok"))
+            }
+        }
+        #expect(mock.recordedRequests.map { $0.request.url.query ?? "" } == ["n=3", "n=4", "n=5"])
+        mock.journalBytesLimit = 500
+        #expect(mock.recordedRequests.map { $0.request.url.query ?? "" } == ["n=5"])
+        mock.journalBytesLimit = 0
+        #expect(mock.recordedRequests.map { $0.request.url.query ?? "" } == ["n=5"])
+    }
+
     @Test("the limit holds across many requests (the journal's chunks are freed)")
     func manyRequests() async throws {
         let mock = HTTPMock()

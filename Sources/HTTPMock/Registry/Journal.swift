@@ -14,6 +14,9 @@ struct Journal: RandomAccessCollection, MutableCollection, Sendable {
     /// Entries at the start of the first chunk that were removed (``removeFirst(_:)``).
     private var head = 0
     private(set) var count = 0
+    /// The bytes the entries hold beyond their fixed size (``RecordedRequest/journalBytes``),
+    /// for ``HTTPMock/journalBytesLimit``.
+    private(set) var bytes = 0
 
     init() {}
 
@@ -29,6 +32,7 @@ struct Journal: RandomAccessCollection, MutableCollection, Sendable {
         set {
             precondition(position >= 0 && position < count, "journal index \(position) out of 0..<\(count)")
             let slot = position + head
+            bytes += newValue.journalBytes - chunks[slot / Self.chunkCapacity][slot % Self.chunkCapacity].journalBytes
             chunks[slot / Self.chunkCapacity][slot % Self.chunkCapacity] = newValue
         }
     }
@@ -39,6 +43,7 @@ struct Journal: RandomAccessCollection, MutableCollection, Sendable {
             chunk.reserveCapacity(Self.chunkCapacity)
             chunks.append(chunk)
         }
+        bytes += entry.journalBytes
         chunks[chunks.count - 1].append(entry)
         count += 1
     }
@@ -46,6 +51,7 @@ struct Journal: RandomAccessCollection, MutableCollection, Sendable {
     /// Removes the `k` oldest entries; a chunk is freed once none of its entries is left.
     mutating func removeFirst(_ k: Int) {
         let k = Swift.min(Swift.max(0, k), count)
+        for position in 0..<k { bytes -= self[position].journalBytes }
         head += k
         count -= k
         let freed = head / Self.chunkCapacity

@@ -93,6 +93,17 @@ public struct RecordedRequest: Sendable, CustomStringConvertible {
         set { rare = Rare(error: error, nearMissReport: nearMissReport, droppedBodySize: newValue) }
     }
 
+    /// The bytes this entry holds beyond its fixed size, as the journal's byte limit counts
+    /// them (``HTTPMock/journalBytesLimit``): the request's body, the near-miss report, and the
+    /// body of a response that arrived after the lookup (a handler's, a forward's; a response
+    /// complete at once shares its body with its route and is not counted).
+    var journalBytes: Int {
+        var total = request.body?.count ?? 0
+        if let report = rare?.nearMissReport { total += report.utf8.count }
+        if let served, served.date != nil, case .data(let data) = served.body { total += data.count }
+        return total
+    }
+
     public var description: String {
         let outcome = statusCode.map { "\($0)" } ?? error.map { "error: \(ReadableError.describe($0))" } ?? "no answer"
         return "\(request) -> \(outcome)" + (route.map { " via \($0)" } ?? " (unmatched)")

@@ -35,6 +35,7 @@ extension Registry {
         state.withLock { state in
             guard let index = state.journal.lastIndex(where: { $0.id == id }) else { return }
             state.journal[index].served = served
+            defer { state.journalLimits.enforce(on: &state.journal) }
             guard let statusCode else { return }
             state.journal[index].statusCode = statusCode
             state.journal[index].error = nil

@@ -8,6 +8,8 @@ struct JournalLimits: Sendable {
     var maximumEntries: Int?
     /// Request bodies larger than this many bytes are kept as their size only. `nil`: all.
     var maximumBodyBytes: Int?
+    /// The most bytes the entries hold (``Journal/bytes``); the oldest go first. `nil`: any.
+    var maximumTotalBytes: Int?
 
     /// `request` as the journal keeps it, and the size of the body it dropped, if any.
     func kept(_ request: MockRequest) -> (MockRequest, droppedBodySize: Int?) {
@@ -18,10 +20,20 @@ struct JournalLimits: Sendable {
         return (trimmed, body.count)
     }
 
-    /// Drops the oldest entries over ``maximumEntries``.
+    /// Drops the oldest entries over ``maximumEntries``, then the oldest while the entries hold
+    /// more than ``maximumTotalBytes`` (the newest entry stays).
     func enforce(on journal: inout Journal) {
-        guard let limit = maximumEntries, journal.count > limit else { return }
-        journal.removeFirst(journal.count - limit)
+        if let limit = maximumEntries, journal.count > limit {
+            journal.removeFirst(journal.count - limit)
+        }
+        guard let limit = maximumTotalBytes, journal.bytes > limit, journal.count > 1 else { return }
+        var over = journal.bytes - limit
+        var dropped = 0
+        while over > 0, dropped < journal.count - 1 {
+            over -= journal[dropped].journalBytes
+            dropped += 1
+        }
+        journal.removeFirst(dropped)
     }
 }
 
@@ -54,6 +66,22 @@ extension HTTPMock {
     public var journalBodyLimit: Int? {
         get { registry.journalLimits.maximumBodyBytes }
         set { registry.updateJournalLimits { $0.maximumBodyBytes = newValue.map { max(0, $0) } } }
+    }
+
+    /// The most bytes the journal's entries hold together — request bodies, near-miss reports,
+    /// and the bodies of responses that arrived after the lookup (a handler's, a forward's) —
+    /// so many large bodies under ``journalLimit`` cannot fill memory; past it the oldest
+    /// entries are forgotten (the newest always stays). `nil` (the default) keeps what
+    /// ``journalLimit`` allows; `httpmock serve --journal-bytes-limit` (default 256 MB).
+    ///
+    /// ```swift
+    /// mock.journalBytesLimit = 256 * 1024 * 1024
+    /// ```
+    ///
+    /// A negative value is treated as 0.
+    public var journalBytesLimit: Int? {
+        get { registry.journalLimits.maximumTotalBytes }
+        set { registry.updateJournalLimits { $0.maximumTotalBytes = newValue.map { max(0, $0) } } }
     }
 }
 

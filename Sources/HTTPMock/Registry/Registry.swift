@@ -9,6 +9,8 @@ struct InstanceSettings: Sendable {
     var defaultDomain = Registry.builtInDefaultDomain
     var unmockedPolicy = UnmockedPolicy.notFound
     var timeout: TimeInterval = 15
+    /// How long a forward over the server waits for its upstream (``HTTPMock/forwardTimeout``).
+    var forwardTimeout: TimeInterval = 60
     var defaultDelay: TimeInterval = 0
     /// Drawn for each `.instant` response and added to ``defaultDelay`` (Registry+AdminJournal.swift).
     var randomDelay: RandomDelay? = nil

@@ -274,7 +274,8 @@ private struct ServedRun: Sendable {
         case .runHandler(let handler, let delivery):
             if let base = handler.forwardBase,
                 let forward = ServedForward(
-                    handler.forwardAdjust?(request) ?? request, base: base, registry: registry, journalID: journalID)
+                    handler.forwardAdjust?(request) ?? request, base: base, registry: registry, journalID: journalID,
+                    timeout: settings.forwardTimeout)
             {
                 // Streamed by the server once its start has come (a delay, a gate).
                 return await started(ResponsePlan.start(of: delivery, defaultDelay: settings.defaultDelay)) ?? .forward(forward)

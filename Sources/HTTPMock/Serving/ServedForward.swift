@@ -14,6 +14,9 @@ package struct ServedForward: Sendable {
     package let headers: [(name: String, value: String)]
     /// The request's body.
     package let body: Data?
+    /// How long the upstream may keep the answer waiting (``HTTPMock/forwardTimeout``): for its
+    /// head, then between reads of its body.
+    package let timeout: TimeInterval
     fileprivate let registry: Registry
     fileprivate let journalID: Int
 
@@ -29,10 +32,14 @@ package struct ServedForward: Sendable {
             outcome: status)
     }
 
-    /// The largest upstream body the journal keeps (so a recording can replay it): the
-    /// instance's ``HTTPMock/journalBodyLimit``, else 8 MB. A larger body streams through
-    /// without being kept, so memory stays bounded whatever the upstream sends (SPEC §23).
-    package var keptBodyLimit: Int { registry.journalLimits.maximumBodyBytes ?? 8 * 1024 * 1024 }
+    /// The largest upstream body the journal keeps, whole, so a recording can replay it: 64 MB,
+    /// whatever ``HTTPMock/journalBodyLimit`` (a limit on request bodies) says; what the journal
+    /// holds in all is bounded by ``HTTPMock/journalBytesLimit``. A larger body streams through
+    /// without being kept, so memory stays bounded whatever the upstream sends (SPEC §23), and a
+    /// recording of it is refused, naming it. (It was the journal body limit: with the CLI's
+    /// 1 MB, recordings replayed larger bodies as 0 bytes under their original length.)
+    package var keptBodyLimit: Int { Self.keptBodyLimit }
+    package static let keptBodyLimit = 64 * 1024 * 1024
 
     /// What a 502 says when the upstream refused, failed or answered something that is not HTTP.
     package func failure(_ reason: String) -> String {
@@ -42,12 +49,13 @@ package struct ServedForward: Sendable {
 
 extension ServedForward {
     /// The forward of `request` to `base`, when the server streams it (an `http://` base).
-    init?(_ request: MockRequest, base: URL, registry: Registry, journalID: Int) {
+    init?(_ request: MockRequest, base: URL, registry: Registry, journalID: Int, timeout: TimeInterval) {
         guard base.scheme?.lowercased() == "http", let url = Forwarding.target(for: request, base: base) else { return nil }
         self.url = url
         self.method = request.method.rawValue
         self.headers = request.headers.filter { HTTPHeaders.lowercased($0.name) != "host" }.map { (name: $0.name, value: $0.value) }
         self.body = request.body
+        self.timeout = timeout
         self.registry = registry
         self.journalID = journalID
     }

@@ -83,8 +83,7 @@ extension AdminAPI {
     private func addMapping(_ body: Data?, id: UUID?, status: Int, method: String) -> ServedAnswer {
         do throws(WireMockMappingError) {
             let mapping = try WireMockMapping.parse(try Self.parse(body), id: id)
-            try state.add(mapping, to: mock)
-            try persistIfAsked(mapping)
+            try addPersistingIfAsked(mapping)
             return Self.json(status, mapping.json, method: method)
         } catch {
             return Self.invalid(error, method: method)
@@ -102,8 +101,7 @@ extension AdminAPI {
             guard state.mapping(id) != nil else { return Self.notFound("no mapping \(id.uuidString.lowercased())", method: method) }
             return addMapping(body, id: id, status: 200, method: method)
         case "DELETE":
-            guard state.remove(id, from: mock) else { return Self.notFound("no mapping \(id.uuidString.lowercased())", method: method) }
-            deleteWrittenFile(of: id)
+            guard removePersisted(id) else { return Self.notFound("no mapping \(id.uuidString.lowercased())", method: method) }
             return Self.json(200, [:], method: method)
         default:
             return unknown(method, ["mappings", id.uuidString.lowercased()])
@@ -113,10 +111,7 @@ extension AdminAPI {
     /// `POST /__admin/mappings/remove` (WireMock's `removeStub`): the mapping with the given id,
     /// else every mapping whose request pattern is the given one.
     private func removeMatching(_ given: WireMockMapping) {
-        if state.remove(given.id, from: mock) {
-            deleteWrittenFile(of: given.id)
-            return
-        }
+        if removePersisted(given.id) { return }
         let pattern = given.requestJSON
         let same = state.mappings.filter { $0.requestJSON == pattern }
         state.remove(Set(same.map(\.id)), from: mock)

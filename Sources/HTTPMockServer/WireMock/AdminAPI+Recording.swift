@@ -91,6 +91,20 @@ extension AdminAPI {
     /// Turns `entries` into mappings, adds them (and writes them when the spec persists and
     /// there is a root), and answers `{"mappings": [...]}` (or `{"ids": [...]}`).
     private func record(_ entries: [RecordedRequest], spec: RecordSpec) throws(WireMockMappingError) -> JSONValue {
+        // A forward whose upstream body the journal did not keep (over 64 MB, or cut off): a
+        // mapping would replay 0 bytes under the original length, so nothing is recorded.
+        let incomplete = entries.filter { entry in
+            guard let served = entry.servedResponse, served.body == nil else { return false }
+            return entry.route?.contains(" → forward to ") == true
+        }
+        if !incomplete.isEmpty {
+            let names = incomplete.prefix(5).map { "\($0.request.method.rawValue) \($0.request.url.absoluteString)" }
+            throw WireMockMappingError(
+                pointer: "",
+                message:
+                    "nothing was recorded: the upstream's body of \(names.joined(separator: ", "))\(incomplete.count > 5 ? " and \(incomplete.count - 5) more" : "") was not kept whole (larger than \(ServedForward.keptBodyLimit >> 20) MB, or cut off), so its mapping could not replay it; record the others with POST /__admin/recordings/snapshot and filters"
+            )
+        }
         var folder: URL?
         if spec.persist, state.root != nil { folder = try mappingsFolder(for: "recording") }
         let files = state.root?.appendingPathComponent("__files", isDirectory: true)

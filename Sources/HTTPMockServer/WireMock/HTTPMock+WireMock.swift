@@ -12,11 +12,25 @@ final class WireMockState: Sendable {
         var order: Int
     }
 
+    /// Where a mapping loaded from a file lives, as loaded.
+    struct LoadedFile: Sendable {
+        let file: URL
+        /// Its name as reports print it (`mappings/orders.json`).
+        let display: String
+        /// The file holds other mappings too (`{"mappings": [...]}`): read-only, as in WireMock.
+        let shared: Bool
+        /// The mapping as loaded, to tell whether it changed since.
+        let json: JSONValue
+    }
+
     struct Contents: Sendable {
         /// By id; ``order`` lists the ids in the order they were added.
         var entries: [UUID: Entry] = [:]
         var order: [UUID] = []
         var fileMappings: [WireMockMapping] = []
+        /// The file each mapping loaded from a file lives in, by id: `POST /__admin/mappings/save`
+        /// writes such a mapping back to its own file, never a second one with its id.
+        var loadedFiles: [UUID: LoadedFile] = [:]
         /// `DIR/__files`, for `bodyFileName`.
         var files: URL?
         /// Every mapping's response is a template (SPEC §21), not only those that say so.
@@ -65,20 +79,7 @@ final class WireMockState: Sendable {
     func add(_ mappings: [WireMockMapping], to mock: HTTPMock) throws(WireMockMappingError) {
         let result = contents.withLockedValue { contents -> Result<Void, WireMockMappingError> in
             do throws(WireMockMappingError) {
-                let (files, globalTemplating) = (contents.files, contents.globalTemplating)
-                // Compiled on every core: a root of 10,000 mappings is one batch (SPEC §23).
-                let routes = try Concurrently.map(mappings) { mapping throws(WireMockMappingError) -> AdminRoute in
-                    do throws(WireMockMappingError) {
-                        return try mapping.route(files: files, globalTemplating: globalTemplating)
-                    } catch {
-                        guard let source = mapping.source else { throw error }
-                        // A file's mapping: its place first, then the field (as a parse error reads).
-                        let field = error.pointer.isEmpty ? "" : error.pointer + ": "
-                        throw WireMockMappingError(
-                            pointer: "", message: "\(source.display):\(source.line) (mapping \(mapping.idString)): \(field)\(error.message)"
-                        )
-                    }
-                }
+                let routes = try Self.routes(of: mappings, in: contents)
                 var replaced: Set<Int> = []
                 for mapping in mappings { if let existing = contents.entries[mapping.id] { replaced.insert(existing.order) } }
                 let orders: [Int]
@@ -109,17 +110,47 @@ final class WireMockState: Sendable {
         }
     }
 
-    /// Removes every mapping; with `restoringFiles`, the mappings from files come back.
+    /// The routes `mappings` become, compiled on every core (a root of 10,000 mappings is one
+    /// batch, SPEC §23); an error names a file mapping's place first.
+    private static func routes(of mappings: [WireMockMapping], in contents: Contents) throws(WireMockMappingError) -> [AdminRoute] {
+        let (files, globalTemplating) = (contents.files, contents.globalTemplating)
+        return try Concurrently.map(mappings) { mapping throws(WireMockMappingError) -> AdminRoute in
+            do throws(WireMockMappingError) {
+                return try mapping.route(files: files, globalTemplating: globalTemplating)
+            } catch {
+                guard let source = mapping.source else { throw error }
+                // A file's mapping: its place first, then the field (as a parse error reads).
+                let field = error.pointer.isEmpty ? "" : error.pointer + ": "
+                throw WireMockMappingError(
+                    pointer: "", message: "\(source.display):\(source.line) (mapping \(mapping.idString)): \(field)\(error.message)"
+                )
+            }
+        }
+    }
+
+    /// Removes every mapping; with `restoringFiles`, the mappings from files come back in the
+    /// same step: a request meanwhile sees the old routes or the restored ones, never none
+    /// (`POST /__admin/reset` under load answered file mappings 404 before).
     func removeAll(from mock: HTTPMock, restoringFiles: Bool) {
-        let files = contents.withLockedValue { contents -> [WireMockMapping] in
-            mock.removeAdminRoutes(Set(contents.entries.values.map(\.order)))
+        contents.withLockedValue { contents in
+            let current = Set(contents.entries.values.map(\.order))
+            var restored: [(WireMockMapping, Int)] = []
+            // They loaded before; a body file deleted since is the only way to fail, and then they
+            // stay out (as a fresh load would refuse them).
+            if restoringFiles, !contents.fileMappings.isEmpty, let routes = try? Self.routes(of: contents.fileMappings, in: contents),
+                let orders = try? mock.addAdminRoutes(routes, replacing: current)
+            {
+                restored = Array(zip(contents.fileMappings, orders))
+            } else {
+                mock.removeAdminRoutes(current)
+            }
             contents.entries = [:]
             contents.order = []
-            return restoringFiles ? contents.fileMappings : []
+            for (mapping, order) in restored {
+                if contents.entries[mapping.id] == nil { contents.order.append(mapping.id) }
+                contents.entries[mapping.id] = Entry(mapping: mapping, order: order)
+            }
         }
-        // They loaded before; a body file deleted since is the only way to fail, and then they
-        // stay out (as a fresh load would refuse them).
-        try? add(files, to: mock)
     }
 
     /// The mappings, in the order they were added.
@@ -210,11 +241,22 @@ extension HTTPMock {
             throw HTTPMockError(.mockTree, "loadWireMock: \(error.pointer.isEmpty ? "" : error.pointer + ": ")\(error.message)")
         }
         let literal = global ? 0 : loaded.filter { WireMockResponseTemplate.holdsUnrenderedTags($0.json["response"] ?? .null) }.count
+        var perFile: [String: Int] = [:]
+        for mapping in loaded { if let source = mapping.source { perFile[source.file.path, default: 0] += 1 } }
         state.contents.withLockedValue {
             $0.fileMappings += loaded
             $0.literalTemplates += literal
+            for mapping in loaded {
+                guard let source = mapping.source else { continue }
+                $0.loadedFiles[mapping.id] = WireMockState.LoadedFile(
+                    file: source.file, display: source.display, shared: (perFile[source.file.path] ?? 0) > 1 || source.isList,
+                    json: mapping.json)
+            }
         }
     }
+
+    /// The ids of this instance's WireMock mappings, lowercased, in the order they were added.
+    package var wireMockMappingIDs: [String] { WireMockState.of(self).mappings.map(\.idString) }
 
     /// Each file's mappings (or its error), in the order given, read and parsed on every core:
     /// loading 10,000 files is mostly parsing, which no file shares with another.
@@ -250,10 +292,15 @@ extension HTTPMock {
         }
         if lines.count != list.count { lines = Array(repeating: 1, count: list.count) }
         var mappings: [WireMockMapping] = []
+        let isList = document["mappings"] != nil
         for (index, item) in list.enumerated() {
             do throws(WireMockMappingError) {
-                var mapping = try WireMockMapping.parse(item.value, ordered: item)
-                mapping.source = (file, display, lines[index])
+                // Without an id of its own, one derived from the file and the place in it: the
+                // same at every start, so a save writes it back to its file, not a new one.
+                let given = item.value["id"] != nil || item.value["uuid"] != nil
+                var mapping = try WireMockMapping.parse(
+                    item.value, id: given ? nil : WireMockMapping.stableID(display, index), ordered: item)
+                mapping.source = (file, display, lines[index], isList)
                 mappings.append(mapping)
             } catch {
                 throw HTTPMockError(

@@ -35,6 +35,16 @@ final class WireMockAdminState: Sendable {
     }
 
     let contents = NIOLockedValueBox(Contents())
+    /// Held while mapping files are written or deleted with their mappings (save, a persistent
+    /// mapping, a removal by id): a mapping removed during a save stays removed, its file too.
+    private let persistence = NIOLock()
+
+    /// Runs `body` holding ``persistence``.
+    func persisting<T>(_ body: () throws(WireMockMappingError) -> T) throws(WireMockMappingError) -> T {
+        persistence.lock()
+        defer { persistence.unlock() }
+        return try body()
+    }
 
     private struct Slot: Sendable {
         weak var mock: HTTPMock?

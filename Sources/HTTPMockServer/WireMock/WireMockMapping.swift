@@ -52,7 +52,8 @@ struct WireMockMapping: Sendable {
     var newState: String? { storage.newState }
     /// The file it was read from, its name as reports print it (relative to the WireMock
     /// root) and the line it starts on; `nil` for one posted to the admin API.
-    var source: (file: URL, display: String, line: Int)?
+    /// `isList`: the file holds `{"mappings": [...]}`.
+    var source: (file: URL, display: String, line: Int, isList: Bool)?
 
     static let keys: Set<String> = [
         "id", "uuid", "name", "request", "response", "priority", "persistent", "scenarioName", "requiredScenarioState",
@@ -141,6 +142,34 @@ struct WireMockMapping: Sendable {
     /// The state as WireMock clients expect it (`Started`).
     static func theirState(_ state: String) -> String {
         state == ScenarioState.started ? "Started" : state
+    }
+
+    /// The id of the `index`th mapping of the file `display` names (`mappings/orders.json`,
+    /// relative to the root) when it gives none: the same at every start. A version 8 UUID (RFC
+    /// 9562, custom) from two 64-bit FNV-1a hashes of `display#index`.
+    static func stableID(_ display: String, _ index: Int) -> UUID {
+        let text = Array("\(display)#\(index)".utf8)
+        func hash(_ seed: UInt64) -> UInt64 {
+            var value = seed
+            for byte in text {
+                value ^= UInt64(byte)
+                value = value &* 0x100_0000_01b3
+            }
+            return value
+        }
+        let (high, low) = (hash(0xcbf2_9ce4_8422_2325), hash(0x8422_2325_cbf2_9ce4))
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11],
+                bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// The lowercased id, as WireMock writes ids.

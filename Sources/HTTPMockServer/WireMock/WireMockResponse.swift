@@ -224,11 +224,13 @@ struct WireMockResponse: Sendable {
         return Self.sending(webhooks, after: response)
     }
 
-    /// `response`, sending `webhooks` once it has been served.
+    /// `response`, sending `webhooks` once it has been served, unless the request came from one
+    /// of this process's webhooks (a loop, ``WireMockWebhook/isFromWebhook(_:)``).
     private static func sending(_ webhooks: [WireMockWebhook], after response: MockResponse) -> MockResponse {
         guard !webhooks.isEmpty else { return response }
         var response = response
         response.afterServed = { request in
+            guard !WireMockWebhook.isFromWebhook(request) else { return }
             for hook in webhooks { hook.send(after: request) }
         }
         return response

@@ -1,6 +1,8 @@
 #if Server
 import Foundation
 import HTTPMock
+import NIOCore
+import NIOPosix
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -10,11 +12,25 @@ import FoundationNetworking
 /// server has written the response, it sends `method url` with `headers` and `body`, after
 /// `delay`. Sent from a background queue; a failure to deliver is not the client's concern
 /// (WireMock logs it), so it is dropped.
+///
+/// No loops (SPEC §23's rule for forwards, applied to webhooks): every webhook carries
+/// `Via: 1.1 httpmock-webhook-…`, this process's name for its webhooks, after the `Via` of the
+/// request that fired it. A request that arrives carrying that name is answered as usual but
+/// fires no webhook of its own, so a webhook that calls its own mapping (or a chain of
+/// mappings, or of servers passing `Via` on, that comes back) is sent once, not forever.
+///
+/// Bounded (issue 43): the body is made into one buffer when the mapping is parsed and every
+/// send over `http://` writes that buffer (no copy per send; an `https://` webhook goes through
+/// a plain `URLSession`, which copies it). At most ``WebhookFlight/maximumSends`` webhooks and
+/// ``WebhookFlight/maximumBodyBytes`` of their bodies are in flight (delay included) at once;
+/// one beyond is dropped and counted, and standard error says so (the first time, then every
+/// 1,000th). A send ends after ``WebhookFlight/timeout`` whatever the receiver does.
 struct WireMockWebhook: Sendable {
     let method: String
     let url: URL
     let headers: HTTPHeaders
-    let body: Data?
+    /// The body, made once; `nil` without one.
+    let body: ByteBuffer?
     let delay: WireMockDelay?
 
     static let keys: Set<String> = ["method", "url", "headers", "body", "base64Body", "delay"]
@@ -95,7 +111,16 @@ struct WireMockWebhook: Sendable {
             throw WireMockMappingError(pointer: pointer, message: "give body (a string) or base64Body, not both")
         }
         let delay = try object["delay"].map { value throws(WireMockMappingError) in try WireMockDelay.parse(value, at: pointer + "/delay") }
-        return WireMockWebhook(method: HTTPMethod(method).rawValue, url: url, headers: headers, body: body, delay: delay)
+        return WireMockWebhook(
+            method: HTTPMethod(method).rawValue, url: url, headers: headers, body: body.map { ByteBuffer(bytes: $0) }, delay: delay)
+    }
+
+    /// This process's name in the `Via` field of its webhooks.
+    static let hop = "httpmock-webhook-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+
+    /// Whether `request` was sent by one of this process's webhooks (its `Via` names ``hop``).
+    static func isFromWebhook(_ request: MockRequest) -> Bool {
+        request.headers["Via"]?.contains(hop) == true
     }
 
     /// A plain session: a webhook goes to the network, never back through HTTPMock.
@@ -106,17 +131,53 @@ struct WireMockWebhook: Sendable {
         return URLSession(configuration: configuration)
     }()
 
-    /// Sends the webhook, after its delay, from a background queue.
+    /// Sends the webhook after its delay, unless ``WebhookFlight`` has no place for it.
     func send(after request: MockRequest) {
+        let size = body?.readableBytes ?? 0
+        guard WebhookFlight.admit(size, url: url) else { return }
+        let via = [headers["Via"], request.headers["Via"], "1.1 \(Self.hop)"].compactMap { $0 }.joined(separator: ", ")
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let milliseconds = max(0, min(delay?.sample() ?? 0, 86_400_000))
+        let hook = self
+        loop.scheduleTask(in: .milliseconds(Int64(milliseconds))) {
+            if hook.url.scheme?.lowercased() == "http" {
+                hook.sendOverNIO(via: via, on: loop) { WebhookFlight.release(size) }
+            } else {
+                hook.sendOverURLSession(via: via) { WebhookFlight.release(size) }
+            }
+        }
+    }
+
+    /// An `http://` webhook on NIO's client: the head, then the body's one buffer.
+    private func sendOverNIO(via: String, on loop: any EventLoop, done: @escaping @Sendable () -> Void) {
+        let host = url.host ?? "localhost"
+        var target = url.path.isEmpty ? "/" : url.path
+        if let components = URLComponents(url: url, resolvingAgainstBaseURL: false), !components.percentEncodedPath.isEmpty {
+            target = components.percentEncodedPath
+        }
+        if let query = url.query { target += "?" + query }
+        var fields = [(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)]
+        for (name, value) in headers {
+            guard !["host", "via", "content-length", "connection", "transfer-encoding"].contains(name.lowercased()) else { continue }
+            fields.append((name, value))
+        }
+        fields.append(("Via", via))
+        WebhookFlight.send(
+            method: method, host: host, port: url.port ?? 80, target: target, fields: fields, body: body, on: loop, done: done)
+    }
+
+    /// An `https://` webhook through a plain session.
+    private func sendOverURLSession(via: String, done: @escaping @Sendable () -> Void) {
         var outgoing = URLRequest(url: url)
         outgoing.httpMethod = method
         for (name, value) in headers { outgoing.setValue(value, forHTTPHeaderField: name) }
-        outgoing.httpBody = body
+        outgoing.setValue(via, forHTTPHeaderField: "Via")
+        outgoing.httpBody = body.map { Data($0.readableBytesView) }
         let sent = outgoing
-        let seconds = (delay?.sample() ?? 0) / 1000
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            Self.session.dataTask(with: sent) { _, _, _ in }.resume()
+        DispatchQueue.global().async {
+            Self.session.dataTask(with: sent) { _, _, _ in done() }.resume()
         }
     }
 }
+
 #endif
