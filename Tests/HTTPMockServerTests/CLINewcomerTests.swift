@@ -233,8 +233,9 @@ struct CLINewcomerTests {
         }
         try await Task.sleep(nanoseconds: 1_000_000_000)
         let before = residentBytes(pid)
-        // Misses with long paths: each journal entry carries a near-miss report of a kilobyte.
-        let long = String(repeating: "segment/", count: 60)
+        // Misses with long paths: each journal entry carries a near-miss report of a kilobyte (the
+        // path once; it was twice while reports named the built-in example.com as well).
+        let long = String(repeating: "segment/", count: 120)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
