@@ -68,7 +68,7 @@ enum ResponseWriter {
 
     /// The 500 sent instead of a response that cannot go on the wire.
     private static func refuse(_ request: String, problem: String, on channel: any Channel, keepAlive: Bool) async {
-        let body = channel.allocator.buffer(string: "HTTPMock: the response to \(request) cannot be sent: \(problem).\n")
+        let body = channel.allocator.buffer(string: ServedAnswer.unsendableText(request, problem: problem))
         var headers = NIOHTTP1.HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/plain; charset=utf-8")
         headers.add(name: "Content-Length", value: String(body.readableBytes))

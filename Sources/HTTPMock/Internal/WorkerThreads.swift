@@ -10,16 +10,14 @@ import Foundation
 /// waits for the first thread to come free. Threads that have been idle for a while end, so an
 /// idle server keeps none. With more threads than cores, a slow job shares the cores with the
 /// others instead of making them queue behind it.
-package final class WorkerThreads: Sendable {
-    private struct State {
-        var jobs: [@Sendable () -> Void] = []
-        var head = 0
-        var threads = 0
-        var idle = 0
-    }
-
-    private let state = Locked(State())
-    private let wake = NSCondition()
+package final class WorkerThreads: @unchecked Sendable {
+    // @unchecked: every stored `var` is read and written only while `condition` is locked.
+    private let condition = NSCondition()
+    private var jobs: [@Sendable () -> Void] = []
+    /// The first job not yet taken.
+    private var head = 0
+    private var threads = 0
+    private var idle = 0
     /// The most threads at once.
     package let limit: Int
     /// How long an idle thread waits for a job before it ends.
@@ -35,68 +33,49 @@ package final class WorkerThreads: Sendable {
 
     /// Runs `job` on one of the pool's threads.
     package func run(_ job: @escaping @Sendable () -> Void) {
-        wake.lock()
-        let spawn = state.withLock { state -> Bool in
-            state.jobs.append(job)
-            // More jobs waiting than idle threads to take them: one more thread, so that a job
-            // never waits behind a slow one while the pool may grow.
-            guard state.jobs.count - state.head > state.idle, state.threads < limit else { return false }
-            state.threads += 1
-            return true
-        }
-        wake.signal()
-        wake.unlock()
-        if spawn {
-            let thread = Thread { [self] in work() }
-            thread.name = "HTTPMock.matching"
-            thread.start()
-        }
+        condition.lock()
+        jobs.append(job)
+        // More jobs waiting than idle threads to take them: one more thread, so that a job
+        // never waits behind a slow one while the pool may grow.
+        let spawn = jobs.count - head > idle && threads < limit
+        if spawn { threads += 1 }
+        condition.signal()
+        condition.unlock()
+        guard spawn else { return }
+        let thread = Thread { [self] in work() }
+        thread.name = "HTTPMock.matching"
+        thread.start()
     }
 
-    /// The number of threads alive now (for tests).
-    package var threadCount: Int { state.withLock { $0.threads } }
-
-    private func next() -> (@Sendable () -> Void)? {
-        state.withLock { state in
-            guard state.head < state.jobs.count else { return nil }
-            let job = state.jobs[state.head]
-            state.head += 1
-            if state.head > 64, state.head * 2 > state.jobs.count {
-                state.jobs.removeFirst(state.head)
-                state.head = 0
-            }
-            return job
+    /// The next job, taken; `nil` when none waits. Called with `condition` locked.
+    private func take() -> (@Sendable () -> Void)? {
+        guard head < jobs.count else { return nil }
+        let job = jobs[head]
+        head += 1
+        if head > 64, head * 2 > jobs.count {
+            jobs.removeFirst(head)
+            head = 0
         }
+        return job
     }
 
     private func work() {
+        condition.lock()
         while true {
-            if let job = next() {
+            if let job = take() {
+                condition.unlock()
                 job()
+                condition.lock()
                 continue
             }
-            wake.lock()
-            var job = next()
-            if job == nil {
-                state.withLock { $0.idle += 1 }
-                let deadline = Date(timeIntervalSinceNow: linger)
-                while job == nil {
-                    job = next()
-                    if job != nil { break }
-                    if !wake.wait(until: deadline) {
-                        job = next()
-                        break
-                    }
-                }
-                state.withLock { $0.idle -= 1 }
-            }
-            if job == nil {
-                state.withLock { $0.threads -= 1 }
-                wake.unlock()
+            idle += 1
+            let woken = condition.wait(until: Date(timeIntervalSinceNow: linger))
+            idle -= 1
+            if !woken, head == jobs.count {
+                threads -= 1
+                condition.unlock()
                 return
             }
-            wake.unlock()
-            job?()
         }
     }
 }

@@ -4,6 +4,12 @@ import Foundation
 // the registry: nothing is resolved or journaled.
 
 extension ServedAnswer {
+    /// The body of the 500 sent instead of a response that cannot go on the wire, for
+    /// `request` (`METHOD target`): one wording, whichever check found the problem.
+    package static func unsendableText(_ request: String, problem: String) -> String {
+        "HTTPMock: the response to \(request) cannot be sent: \(problem).\n"
+    }
+
     /// `status` with `headers` and `body` (a `Content-Length` is added; no body for `HEAD`).
     package static func direct(status: Int, headers: [(String, String)], body: Data, method: String) -> ServedAnswer {
         let sendsBody = HTTPStatus(status).sendsBody(to: HTTPMethod(method)) && !body.isEmpty

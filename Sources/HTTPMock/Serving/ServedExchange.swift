@@ -420,7 +420,7 @@ private struct ServedRun: Sendable {
         let problem = (error as? HTTPMockError)?.message ?? "\(error)"
         return .direct(
             status: 500, headers: [("Content-Type", "text/plain; charset=utf-8")],
-            body: Data("HTTPMock: the response to \(request.method.rawValue) \(request.url.path) cannot be sent: \(problem)\n".utf8),
+            body: Data(ServedAnswer.unsendableText("\(request.method.rawValue) \(request.url.path)", problem: problem).utf8),
             method: request.method.rawValue)
     }
 

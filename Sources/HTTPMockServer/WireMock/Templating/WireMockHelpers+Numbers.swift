@@ -127,23 +127,21 @@ extension WireMockTemplating {
     /// `BigDecimal.valueOf` reads it, through its shortest text), text as `new BigDecimal(text)`
     /// reads it, and 0 for anything that does not read as a number.
     static func bigDecimal(_ operand: TemplateValue) throws(TemplateHelperError) -> JavaBigDecimal {
+        let text: String
+        switch operand {
+        case .integer(let integer), .json(.integer(let integer)):
+            return JavaBigDecimal(integer)
+        case .double(let double), .json(.double(let double)):
+            // Java's BigDecimal.valueOf(NaN) throws: WireMock answers 500.
+            guard double.isFinite else { throw TemplateHelperError("math cannot compute with \(TemplateValue.javaText(double))") }
+            text = TemplateValue.javaText(double)
+        default:
+            text = operand.helperText
+        }
         do {
-            switch operand {
-            case .integer(let integer), .json(.integer(let integer)):
-                return JavaBigDecimal(integer)
-            case .double(let double), .json(.double(let double)):
-                // Java's BigDecimal.valueOf(NaN) throws: WireMock answers 500.
-                guard double.isFinite else { throw TemplateHelperError("math cannot compute with \(TemplateValue.javaText(double))") }
-                return try JavaBigDecimal.parse(TemplateValue.javaText(double)) ?? JavaBigDecimal(0)
-            default:
-                return try JavaBigDecimal.parse(operand.helperText) ?? JavaBigDecimal(0)
-            }
-        } catch let refusal as JavaBigDecimal.Refusal {
-            throw TemplateHelperError(refusal.description)
-        } catch let error as TemplateHelperError {
-            throw error
+            return try JavaBigDecimal.parse(text) ?? JavaBigDecimal(0)
         } catch {
-            throw TemplateHelperError("\(error)")
+            throw TemplateHelperError(error.description)
         }
     }
 
