@@ -35,8 +35,9 @@ extension HTTPMock {
                 state.settings.value.revealSecrets
             )
         }
-        let misses = NearMissAnalysis.nearMisses(
-            for: request, routes: routes, queues: queues, scenarios: scenarios, revealSecrets: reveal)
+        let misses = MatchBudget.measure {
+            NearMissAnalysis.nearMisses(for: request, routes: routes, queues: queues, scenarios: scenarios, revealSecrets: reveal)
+        }
         return NearMissAnalysis.report(for: request, nearMisses: misses, revealSecrets: reveal)
     }
 

@@ -123,8 +123,12 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Evaluates the path against `document` (members in document order).
     package func evaluate(_ document: OrderedJSON) -> Outcome {
-        var budget = JSONPathBudget()
-        return evaluate(document, root: document, budget: &budget)
+        // At most ``maximumSteps``, and no more than the request being matched has left.
+        let allowed = MatchBudget.steps(upTo: Self.maximumSteps)
+        var budget = JSONPathBudget(remaining: allowed)
+        let outcome = evaluate(document, root: document, budget: &budget)
+        MatchBudget.spend(steps: allowed - max(budget.remaining, 0))
+        return outcome
     }
 
     /// Evaluates the path against `document` (members in key order).

@@ -90,10 +90,11 @@ struct RegexCompiler {
         switch node {
         case .empty:
             break
-        case .set(let set):
-            if let scalar = set.singleScalar {
+        case .set(let given):
+            if let scalar = given.singleScalar {
                 try append(.scalar(scalar))
             } else {
+                let set = given.normalized()
                 let index = setIndexes[set] ?? sets.count
                 if index == sets.count {
                     sets.append(set)

@@ -63,8 +63,49 @@ struct ScalarSet: Sendable, Hashable {
         }
     }
 
+    /// Whether ``ranges`` are sorted, disjoint and not adjacent (``normalized()``): then a
+    /// lookup is a binary search, so a class of 200,000 items costs 18 comparisons per
+    /// character, not 200,000 (issue 43).
+    private(set) var isNormalized = false
+
+    /// The same set with its ranges sorted and merged, nested sets too: what the compiler keeps.
+    func normalized() -> ScalarSet {
+        var result = self
+        let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
+        var merged: [ClosedRange<UInt32>] = []
+        merged.reserveCapacity(sorted.count)
+        for range in sorted {
+            if let last = merged.last, UInt64(range.lowerBound) <= UInt64(last.upperBound) + 1 {
+                if range.upperBound > last.upperBound { merged[merged.count - 1] = last.lowerBound...range.upperBound }
+            } else {
+                merged.append(range)
+            }
+        }
+        result.ranges = merged
+        result.properties = Array(Set(properties))
+        result.unions = unions.map { $0.normalized() }
+        result.intersections = intersections.map { $0.normalized() }
+        result.isNormalized = true
+        return result
+    }
+
+    private func rangesContain(_ scalar: UInt32) -> Bool {
+        guard isNormalized, ranges.count > 8 else { return ranges.contains { $0.contains(scalar) } }
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if ranges[middle].upperBound < scalar {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low < ranges.count && ranges[low].lowerBound <= scalar
+    }
+
     func contains(_ scalar: UInt32) -> Bool {
-        var found = ranges.contains { $0.contains(scalar) }
+        var found = rangesContain(scalar)
         if !found, !properties.isEmpty { found = properties.contains { $0.contains(scalar) } }
         if !found, !unions.isEmpty { found = unions.contains { $0.contains(scalar) } }
         if found, !intersections.isEmpty { found = intersections.allSatisfy { $0.contains(scalar) } }

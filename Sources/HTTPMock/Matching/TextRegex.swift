@@ -8,8 +8,9 @@ import Foundation
 /// input's length times the pattern's size: `(a+)+$` against 40 characters is a few hundred
 /// steps, not 2⁴⁰; they match inputs of any length (a 1 MB body too). The others run on a
 /// backtracking machine that stops after ``stepBudget`` steps: an evaluation that would go past
-/// it ends as ``Evaluation/gaveUp`` (no match), so one request's regular expression costs that
-/// request a bounded amount of work.
+/// it ends as ``Evaluation/gaveUp`` (no match). All the evaluations for one request share
+/// ``MatchBudget/steps`` too, so one request's regular expressions cost that request a bounded
+/// amount of work however many values, elements or parts they run on.
 ///
 /// Before either machine runs, the text must start with ``literalPrefix``, end with the text
 /// every match ends with, and contain each of ``requiredLiterals`` (a byte search): most texts
@@ -82,10 +83,15 @@ package struct TextRegex: Sendable, CustomStringConvertible {
             var unbounded = Int.max
             return PikeVM.matchesWhole(program, text.unicodeScalars, budget: &unbounded)
         }
-        var budget = Self.stepBudget
+        // At most ``stepBudget``, and no more than the request being matched has left: its
+        // evaluations share one budget (``MatchBudget``).
+        let allowed = MatchBudget.steps(upTo: Self.stepBudget)
+        guard allowed > 0 else { return .gaveUp }
+        var budget = allowed
         let input = text.unicodeScalars.map(\.value)
         var captures = [Int](repeating: -1, count: program.captureSlots)
         let end = Backtracker.run(program, input, start: 0, requiredEnd: input.count, captures: &captures, budget: &budget)
+        MatchBudget.spend(steps: allowed - max(budget, 0))
         if budget < 0 { return .gaveUp }
         return end == nil ? .noMatch : .match
     }

@@ -28,7 +28,11 @@ extension Registry {
         let date = Date()
         var compacted: [MockResponse] = []  // released after the lock
         let snapshot = state.withLock { $0.routes }
-        let matching = Self.matchingRoutesFallingBackToGet(for: request, in: snapshot, runningUserCode: true) ?? Matches()
+        // One budget for all the matchers this request runs (``MatchBudget``), and another for
+        // its near-miss report below.
+        let matching = MatchBudget.measure {
+            Self.matchingRoutesFallingBackToGet(for: request, in: snapshot, runningUserCode: true) ?? Matches()
+        }
         let (decided, queues, scenarios): (Resolution, [NearMissAnalysis.QueueState], [String: String]) = state.withLock { state in
             if let resolution = state.popFirst(of: matching, in: snapshot, for: request, date: date, compacted: &compacted) {
                 return (resolution, [], [:])
@@ -52,8 +56,10 @@ extension Registry {
         if case .unmatched = resolution.answer {
             // Outside the lock: the analysis reads every route and may run user predicates.
             let reveal = resolution.settings.value.revealSecrets
-            let misses = NearMissAnalysis.nearMisses(
-                for: request, routes: snapshot.routes, queues: queues, scenarios: scenarios, revealSecrets: reveal)
+            let misses = MatchBudget.measure {
+                NearMissAnalysis.nearMisses(
+                    for: request, routes: snapshot.routes, queues: queues, scenarios: scenarios, revealSecrets: reveal)
+            }
             let report = NearMissAnalysis.report(for: request, nearMisses: misses, revealSecrets: reveal)
             resolution.nearMissReport = report
             updateJournal(resolution.journalID) { $0.nearMissReport = report }

@@ -84,7 +84,8 @@ extension AdminAPI {
     /// The mappings closest to `request`, with WireMock's distances (0 is a match, 1 nothing
     /// alike: ``WireMockMapping/distance(to:)``).
     func closestMappings(to request: MockRequest) -> [(WireMockMapping, Double)] {
-        let scored = inWireMockOrder(state.mappings).map { ($0, $0.distance(to: request)) }
+        // One request's budget for its distances to every mapping, as when it was matched.
+        let scored = MatchBudget.measure { inWireMockOrder(state.mappings).map { ($0, $0.distance(to: request)) } }
         return Array(scored.sorted { $0.1 < $1.1 }.prefix(Self.nearMissLimit))
     }
 

@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import HTTPMock
 
 /// A value of an XPath expression.
 enum XPathValue {
@@ -21,9 +22,26 @@ extension XPath {
     /// `matchesXPath` matches node-sets only) or the evaluation failed.
     func selectNodes(in tree: XMLTree) -> [Int]? {
         var evaluator = XPathEvaluator(tree: tree, namespaces: namespaces)
-        guard case .nodes(let nodes)? = try? evaluator.evaluate(expression, context: XPathEvaluator.Context(node: 0, position: 1, size: 1))
-        else { return nil }
+        let value = try? evaluator.evaluate(expression, context: XPathEvaluator.Context(node: 0, position: 1, size: 1))
+        // The request's budget bounds the sum of its evaluations (``MatchBudget``).
+        MatchBudget.spend(steps: evaluator.steps)
+        guard case .nodes(let nodes)? = value else { return nil }
         return nodes
+    }
+}
+
+/// Counts the bytes of text one XPath evaluation builds, against its own limit and the
+/// request's (``MatchBudget``). A class, so that the evaluator's non-mutating conversions count too.
+final class XPathTextMeter {
+    /// The most text one evaluation builds.
+    static let limit = MatchBudget.bytes
+    private var built = 0
+    private(set) var isExceeded = false
+
+    func count(_ text: String) {
+        let bytes = text.utf8.count
+        built += bytes
+        if built > Self.limit || !MatchBudget.spend(bytes: bytes) { isExceeded = true }
     }
 }
 
@@ -37,15 +55,33 @@ struct XPathEvaluator {
     let tree: XMLTree
     let namespaces: [String: String]?
     var steps = 0
+    /// The steps this evaluation may take: ``XPath/maximumSteps``, or what the request being
+    /// matched has left if less.
+    private let stepLimit: Int
+    /// The text this evaluation built (string values, function results): a node's string-value
+    /// is all the text below it, so `concat(., .)` on each of 500 nested elements over a
+    /// megabyte of text would copy gigabytes while taking a few thousand steps.
+    let textMeter = XPathTextMeter()
 
     init(tree: XMLTree, namespaces: [String: String]?) {
         self.tree = tree
         self.namespaces = namespaces
+        stepLimit = MatchBudget.steps(upTo: XPath.maximumSteps)
     }
 
-    private mutating func spend(_ count: Int = 1) throws(XPathEvaluationError) {
+    mutating func spend(_ count: Int = 1) throws(XPathEvaluationError) {
         steps += count
-        if steps > XPath.maximumSteps { throw XPathEvaluationError(message: "the XPath went over \(XPath.maximumSteps) steps") }
+        if steps > stepLimit { throw XPathEvaluationError(message: "the XPath went over \(stepLimit) steps") }
+        if textMeter.isExceeded { throw XPathEvaluationError(message: "the XPath built more than \(XPathTextMeter.limit) bytes of text") }
+    }
+
+    /// A node's string-value, counted against the text this evaluation may build (empty once
+    /// it is spent; the next step then ends the evaluation).
+    func stringValue(_ node: Int) -> String {
+        guard !textMeter.isExceeded else { return "" }
+        let value = tree.stringValue(node)
+        textMeter.count(value)
+        return value
     }
 
     mutating func evaluate(_ expression: XPathExpression, context: Context) throws(XPathEvaluationError) -> XPathValue {
@@ -210,7 +246,7 @@ struct XPathEvaluator {
 
     func string(_ value: XPathValue) -> String {
         switch value {
-        case .nodes(let nodes): return nodes.first.map(tree.stringValue) ?? ""
+        case .nodes(let nodes): return nodes.first.map(stringValue) ?? ""
         case .string(let text): return text
         case .boolean(let flag): return flag ? "true" : "false"
         case .number(let number): return Self.format(number)
@@ -245,17 +281,19 @@ struct XPathEvaluator {
     private func compare(_ a: XPathValue, _ op: String, _ b: XPathValue) -> Bool {
         switch (a, b) {
         case (.nodes(let x), .nodes(let y)):
-            let right = y.map(tree.stringValue)
+            // Each `contains` stops once the text budget is spent (`stringValue` is then empty
+            // and the next step throws).
+            let right = y.map(stringValue)
             return x.contains { node in
-                let left = tree.stringValue(node)
-                return right.contains { atomic(.string(left), op, .string($0)) }
+                let left = stringValue(node)
+                return !textMeter.isExceeded && right.contains { atomic(.string(left), op, .string($0)) }
             }
         case (.nodes(let x), _):
             if case .boolean = b { return atomic(.boolean(!x.isEmpty), op, b) }
-            return x.contains { atomic(.string(tree.stringValue($0)), op, b) }
+            return x.contains { !textMeter.isExceeded && atomic(.string(stringValue($0)), op, b) }
         case (_, .nodes(let y)):
             if case .boolean = a { return atomic(a, op, .boolean(!y.isEmpty)) }
-            return y.contains { atomic(a, op, .string(tree.stringValue($0))) }
+            return y.contains { !textMeter.isExceeded && atomic(a, op, .string(stringValue($0))) }
         default:
             return atomic(a, op, b)
         }

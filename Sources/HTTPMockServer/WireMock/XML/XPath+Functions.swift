@@ -15,6 +15,18 @@ enum XPathFunctions {
 
 extension XPathEvaluator {
     mutating func call(_ name: String, _ arguments: [XPathExpression], context: Context) throws(XPathEvaluationError) -> XPathValue {
+        let result = try callFunction(name, arguments, context: context)
+        // A string a function built counts against the text this evaluation may build.
+        if case .string(let built) = result {
+            textMeter.count(built)
+            try spend(0)
+        }
+        return result
+    }
+
+    private mutating func callFunction(
+        _ name: String, _ arguments: [XPathExpression], context: Context
+    ) throws(XPathEvaluationError) -> XPathValue {
         var values: [XPathValue] = []
         for argument in arguments { values.append(try evaluate(argument, context: context)) }
         func nodeArgument() throws(XPathEvaluationError) -> Int? {
@@ -22,7 +34,7 @@ extension XPathEvaluator {
             guard case .nodes(let nodes) = first else { throw XPathEvaluationError(message: "\(name)() needs a node-set") }
             return nodes.first
         }
-        func text(_ position: Int) -> String { position < values.count ? string(values[position]) : tree.stringValue(context.node) }
+        func text(_ position: Int) -> String { position < values.count ? string(values[position]) : stringValue(context.node) }
         switch name {
         case "last": return .number(Double(context.size))
         case "position": return .number(Double(context.position))
@@ -89,10 +101,10 @@ extension XPathEvaluator {
                 node = tree.nodes[node].parent
             }
             return .boolean(false)
-        case "number": return .number(values.isEmpty ? number(.string(tree.stringValue(context.node))) : number(values[0]))
+        case "number": return .number(values.isEmpty ? number(.string(stringValue(context.node))) : number(values[0]))
         case "sum":
             guard case .nodes(let nodes) = values[0] else { throw XPathEvaluationError(message: "sum() needs a node-set") }
-            return .number(nodes.reduce(0) { $0 + number(.string(tree.stringValue($1))) })
+            return .number(nodes.reduce(0) { $0 + number(.string(stringValue($1))) })
         case "floor": return .number(number(values[0]).rounded(.down))
         case "ceiling": return .number(number(values[0]).rounded(.up))
         case "round": return .number((number(values[0]) + 0.5).rounded(.down))
