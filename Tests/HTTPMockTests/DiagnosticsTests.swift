@@ -114,6 +114,37 @@ struct DiagnosticsTests {
         #expect(mock.verify().isEmpty)  // clearing another host does not make reported routes new
     }
 
+    @Test("when no request at all reached the instance, verify() says so once and names the fix (issue 44.7)")
+    func noRequestReached() async throws {
+        mock.addResponses(forPath: "/first", responses: [.empty()])
+        mock.addResponses(forPath: "/second", responses: [.empty()])
+        // The code under test used its own session (here: none at all), not mock.urlSession.
+        var messages: [String] = []
+        withKnownIssue {
+            messages = mock.verify()
+        } matching: {
+            $0.description.contains("queued response was never requested")
+        }
+        #expect(messages.count == 2)
+        #expect(messages.first?.contains("No request reached this HTTPMock instance at all") == true)
+        #expect(messages.first?.contains("mock.urlSession") == true && messages.first?.contains("interceptSharedSession()") == true)
+        #expect(messages.last?.contains("No request reached") == false, "said once, not per route")
+
+        // One request that reached it, even a miss: the hint would mislead, so it is not given.
+        let other = HTTPMock()
+        other.unmockedPolicy = .notFound
+        other.addResponses(forPath: "/a", responses: [.empty()])
+        _ = try await other.urlSession.reply("https://example.com/b")
+        var others: [String] = []
+        withKnownIssue {
+            others = other.verify()
+        } matching: { _ in
+            true
+        }
+        #expect(others.count == 2)
+        #expect(!others.contains { $0.contains("No request reached") })
+    }
+
     @Test("verify() is empty when every request matched and every response was used")
     func verifyClean() async throws {
         mock.addResponses(forPath: "/a", responses: [.empty(), .plaintext("poll", lifetime: .eternal)])

@@ -69,7 +69,7 @@ struct ReplayScope: Sendable {
     /// rewriting it); recording writes the archive, redacted.
     func finish(_ mock: HTTPMock, at location: SourceLocation) throws(HTTPMockError) {
         // Archived responses that were not requested are not mistakes: only misses are reported.
-        let (misses, _) = mock.registry.takeUnverified()
+        let (misses, _, _) = mock.registry.takeUnverified()
         for miss in misses {
             let report = miss.nearMissReport ?? "No mock for \(miss.request.method) \(miss.request.url.absoluteString)"
             Reporter.fail("\(report)\nThe request is not in the archive \(archive.path). To record it, run: \(recordCommand)", at: location)

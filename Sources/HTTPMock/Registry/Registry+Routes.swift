@@ -34,7 +34,7 @@ extension Registry {
 
     /// What `verify()` has not reported yet: misses and routes with pending responses. Marks
     /// them reported.
-    func takeUnverified() -> (misses: [RecordedRequest], pending: [(route: Route, count: Int)]) {
+    func takeUnverified() -> (misses: [RecordedRequest], pending: [(route: Route, count: Int)], reachedByNone: Bool) {
         state.withLock { state in
             let misses = state.journal.filter { $0.countsAsMiss && !state.reportedMissIDs.contains($0.id) }
             state.reportedMissIDs.formUnion(misses.map(\.id))
@@ -47,7 +47,8 @@ extension Registry {
                     state.reportedPendingRoutes.insert(route.order)
                 }
             }
-            return (misses, pending)
+            // The journal's numbering counts every request ever answered, whatever it keeps.
+            return (misses, pending, state.nextJournalID == 0)
         }
     }
 
