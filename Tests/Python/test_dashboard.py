@@ -247,6 +247,60 @@ def test_filter_status_colours_and_matched_or_miss(serve, browser):
     wait_for(browser, lambda d: len(texts(d, "request")) == 3, "an empty filter shows everything")
 
 
+def test_filter_matches_what_a_person_types_and_a_cleared_box_shows_all(serve, browser):
+    """Issue 44.9: `GET /users` matched nothing (rows carry the full origin); a box emptied by
+    clear() kept filtering."""
+    served = serve()
+    add_mapping(served, {"request": {"method": "ANY", "urlPath": "/users"}, "response": {"status": 200}})
+    browser.get(served.base_url + "/__admin/")
+    curl("-o", "/dev/null", served.base_url + "/users?page=2")
+    curl("-o", "/dev/null", "-X", "POST", served.base_url + "/users")
+    curl("-o", "/dev/null", served.base_url + "/orders")
+    wait_for(browser, lambda d: len(texts(d, "request")) == 3, "three requests")
+    box = element(browser, "filter")
+    box.send_keys("GET /users")
+    wait_for(browser, lambda d: len(texts(d, "request")) == 1, "GET /users keeps one request")
+    assert "/users?page=2" in texts(browser, "request")[0] and "GET" in texts(browser, "request")[0]
+    box.clear()
+    wait_for(browser, lambda d: len(texts(d, "request")) == 3, "a cleared box shows every request again")
+    box.send_keys("users 404")
+    wait_for(browser, lambda d: len(texts(d, "request")) == 0, "each word must be found: no request to /users was a 404")
+    box.clear()
+    box.send_keys("orders 404")
+    wait_for(browser, lambda d: len(texts(d, "request")) == 1 and "/orders" in texts(d, "request")[0], "words in any order")
+
+
+def test_a_click_anywhere_on_an_entry_opens_it_and_save_is_in_view(serve, browser):
+    """Issue 44.9: only the first line opened an entry; the editor's Save was below the fold at
+    1280x900 for a request with many headers."""
+    served = serve()
+    browser.get(served.base_url + "/__admin/")
+    headers = []
+    for index in range(30):
+        headers += ["-H", f"X-Header-{index}: value {index}"]
+    curl("-o", "/dev/null", *headers, served.base_url + "/many?a=1&b=2&c=3&d=4&e=5&f=6")
+    wait_for(browser, lambda d: len(texts(d, "near-miss")) == 1, "the miss and its report are listed")
+    # The report, not the first line: the whole entry opens.
+    element(browser, "near-miss").click()
+    wait_for(browser, lambda d: "Request: GET" in element(d, "request-detail").text, "a click on the report opens the entry")
+    # A click inside the open detail (to select a header, say) leaves it open.
+    element(browser, "request-detail").click()
+    assert len(browser.find_elements(By.CSS_SELECTOR, '[data-testid="request-detail"]')) == 1
+    browser.find_element(By.CSS_SELECTOR, '[data-testid="request"] .line').click()
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-testid="request-detail"]') == [], "the line closes it")
+
+    element(browser, "stub-this").click()
+    wait_for(browser, lambda d: element(d, "stub-editor").is_displayed(), "the editor opens")
+    wait_for(browser, lambda d: "X-Header-29" in element(d, "stub-editor").text, "the 30 headers are listed")
+    rect = browser.execute_script(
+        "var r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight];", element(browser, "stub-save"))
+    assert 0 <= rect[0] and rect[1] <= rect[2], f"Save is out of view at 1280x900: {rect}"
+    # In view and not covered: the click lands on it and saves.
+    element(browser, "stub-save").click()
+    wait_for(browser, lambda d: not element(d, "stub-editor").is_displayed(), "the editor closes once saved")
+    assert curl(*headers, "-o", "/dev/null", "-w", "%{http_code}", served.base_url + "/many?a=1&b=2&c=3&d=4&e=5&f=6") == "200"
+
+
 def test_routes_show_their_conditions_and_mapping_names(serve, browser):
     served = serve()
     add_mapping(served, {"name": "Cart, first page", "request": {"method": "GET", "urlPath": "/cart", "queryParameters": {"page": {"equalTo": "1"}}},

@@ -73,6 +73,13 @@ enum Dashboard {
         .error { color: var(--bad); font-size: .85rem; }
         .error:empty { display: none; }
         .buttons { display: flex; justify-content: flex-end; gap: .5rem; }
+        /* Save stays in view however many headers the request had: the lists scroll, and the
+           buttons stick to the dialog's bottom edge. */
+        #stub-query, #stub-headers { max-height: 9rem; overflow: auto; }
+        dialog .buttons { position: sticky; bottom: -.8rem; background: #fff; padding: .5rem 0 .8rem; border-top: 1px solid var(--line); }
+        dialog fieldset { margin: .3rem 0; }
+        dialog p.muted { margin: .2rem 0; font-size: .8rem; }
+        li.entry { cursor: pointer; }
         </style>
         </head>
 
@@ -90,7 +97,7 @@ enum Dashboard {
         <main>
           <section>
             <h2>Requests <span id="shown" class="muted"></span></h2>
-            <p class="muted hint">Click a request for its headers, bodies and time. A miss has “Stub this”.</p>
+            <p class="muted hint">Click a request anywhere for its headers, bodies and time. A miss has “Stub this”.</p>
             <ul id="requests"></ul>
           </section>
           <div>

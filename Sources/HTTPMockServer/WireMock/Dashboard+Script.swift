@@ -35,15 +35,22 @@ extension Dashboard {
             if (entry.status === null || entry.status === undefined) return "s0";
             return "s" + String(entry.status).charAt(0);
           }
+          // What a person types to find a request: "GET /users" (the method and the path as sent,
+          // without the origin every row shares), "404", "miss", a route's name, a host.
           function entryText(entry) {
-            return [entry.method, entry.url, entry.status === null ? "---" : entry.status, entry.route || "",
+            var target = entry.url.replace(/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\/?#]*/, "") || "/";
+            return [entry.method + " " + target, entry.url, entry.status === null ? "---" : entry.status, entry.route || "",
               entry.matched ? "matched" : "miss"].join(" ").toLowerCase();
           }
           function routeText(route) {
             return [route.name, route.method || "ANY", route.path, route.admin ? "admin" : ""]
               .concat((route.conditions || []).map(function (c) { return c.kind + " " + c.text; })).join(" ").toLowerCase();
           }
-          function shows(text) { return filterText === "" || text.indexOf(filterText) !== -1; }
+          // The whole filter as typed, or else each of its words somewhere ("users 404").
+          function shows(text) {
+            if (filterText === "" || text.indexOf(filterText) !== -1) return true;
+            return filterText.split(/\s+/).every(function (word) { return text.indexOf(word) !== -1; });
+          }
 
           // MARK: merging events
 
@@ -97,7 +104,6 @@ extension Dashboard {
             }
             if (node.detail) children.push(node.detail);
             li.replaceChildren.apply(li, children);
-            line.addEventListener("click", function () { toggleDetail(node); });
             line.addEventListener("keydown", function (event) { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); toggleDetail(node); } });
           }
 
@@ -181,6 +187,15 @@ extension Dashboard {
               var node = requestNodes.get(id);
               if (!node) {
                 node = { li: el("li", { "data-testid": "request", "data-id": String(id) }), entry: entry, text: text, detail: null };
+                // A click anywhere on the entry opens or closes it; not one on a button, inside
+                // the open detail, or one that ends a text selection.
+                node.li.addEventListener("click", (function (node) {
+                  return function (event) {
+                    if (event.target.closest("button, a, input, textarea, .detail")) return;
+                    if (String(window.getSelection()) !== "") return;
+                    toggleDetail(node);
+                  };
+                })(node));
                 requestNodes.set(id, node);
                 fillRequest(node);
               } else if (node.text !== text) {
@@ -404,10 +419,15 @@ extension Dashboard {
 
           // MARK: filter, reset, the stream
 
-          $("filter").addEventListener("input", function () {
-            filterText = $("filter").value.trim().toLowerCase();
+          // Typing, the box's clear button, Escape, and a value set by a script (a test driver's
+          // clear()) all filter again.
+          function applyFilter() {
+            var text = $("filter").value.trim().toLowerCase();
+            if (text === filterText) return;
+            filterText = text;
             render();
-          });
+          }
+          ["input", "search", "change", "keyup"].forEach(function (kind) { $("filter").addEventListener(kind, applyFilter); });
           $("reset").addEventListener("click", function () {
             var question = "Reset the server?\n\nStubs added through the admin API or this page are removed (those from files come back), " +
               "the journal is emptied and every scenario goes back to Started.";
