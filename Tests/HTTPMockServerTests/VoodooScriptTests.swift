@@ -130,6 +130,28 @@ struct VoodooScriptTests {
         #expect(mock.describeRoutes().contains("/a"))
     }
 
+    @Test("a script sees request.bodyJSON's members in the order the client sent them, as JSON.parse gives them (issue 45.2)")
+    func bodyJSONKeepsItsOrder() async throws {
+        let folder = try makeVoodooFolder([
+            "a.yml": """
+            http:
+              api: post /keys
+            javascript: |
+              function response(request, cache) {
+                return Response.ok(Body.text(Object.keys(request.bodyJSON).join(",") + ";" + Object.keys(request.bodyJSON.inner).join(",")));
+              }
+            """
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        try mock.loadVoodoo(from: folder)
+        let reply = try await voodooRequest(
+            mock.urlSession, URL(string: "https://api.example.com/keys")!, method: "POST",
+            body: #"{"zeta":1,"alpha":2,"inner":{"y":1,"b":2}}"#)
+        #expect(reply.status == 200 && reply.text == "zeta,alpha,inner;y,b", "\(reply.text)")
+    }
+
     @Test("while (true) {} is cut at 80 % of the instance timeout with a 500 naming the limit, and the engine answers the next request")
     func runawayScript() async throws {
         let folder = try makeVoodooFolder([

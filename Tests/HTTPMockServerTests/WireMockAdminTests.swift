@@ -58,6 +58,39 @@ struct WireMockAdminTests {
         #expect(!mock.recordedRequests.contains { $0.request.url.path.hasPrefix("/__admin") })
     }
 
+    @Test(
+        "a jsonBody posted, imported or edited through the admin API is answered in the order it was written, as from a file (issue 45.2)")
+    func jsonBodyKeepsItsOrder() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        let body = #"{"zeta":1,"alpha":{"y":[{"d":1,"c":2}],"b":2},"mid":null}"#
+        try await serving(mock, admin: true) { server in
+            let session = makePlainSession()
+            let posted = try await call(
+                session, server, "POST", "/__admin/mappings", json: #"{"request":{"url":"/posted"},"response":{"jsonBody":"# + body + "}}")
+            #expect(posted.status == 201)
+            #expect(try await call(session, server, "GET", "/posted").text == body)
+            let imported = try await call(
+                session, server, "POST", "/__admin/mappings/import",
+                json: #"{"mappings":[{"request":{"url":"/imported"},"response":{"jsonBody":"# + body + "}}]}")
+            #expect(imported.status == 200)
+            #expect(try await call(session, server, "GET", "/imported").text == body)
+            guard case .string(let id)? = try JSONReader.parse(posted.text)["id"] else {
+                Issue.record("no id in \(posted.text)")
+                return
+            }
+            let put = try await call(
+                session, server, "PUT", "/__admin/mappings/\(id)",
+                json: #"{"request":{"url":"/put"},"response":{"jsonBody":"# + body + "}}")
+            #expect(put.status == 200)
+            #expect(try await call(session, server, "GET", "/put").text == body)
+            // A body that is not JSON names where it stops being JSON.
+            let broken = try await call(session, server, "POST", "/__admin/mappings", json: "{\"request\":\n {\"url\": }")
+            #expect(broken.status == 422 || broken.status == 400)
+            #expect(broken.text.contains("line 2"), "\(broken.text)")
+        }
+    }
+
     @Test("an unsupported field is a 422 naming it, and nothing is registered")
     func unsupportedField() async throws {
         let mock = HTTPMock()

@@ -26,7 +26,8 @@ struct VoodooScriptInput: Sendable {
         }
         let path = request.url.path.isEmpty ? "/" : request.url.path
         let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        let bodyJSON = request.body.flatMap { try? JSONDecoder().decode(JSONValue.self, from: $0) }
+        // In the order the client sent its members, as `JSON.parse` gives them in Voodoo.
+        let bodyJSON = request.body.flatMap { try? JSONReader.parseOrdered($0) }
         let object: [String: JSONValue] = [
             "method": .string(request.method.rawValue),
             "headers": .object(headers),
@@ -35,10 +36,11 @@ struct VoodooScriptInput: Sendable {
             "pathParameters": .object(request.pathParameters.mapValues(JSONValue.string)),
             "query": components?.percentEncodedQuery.map(JSONValue.string) ?? .null,
             "queryParameters": .object(queryParameters),
-            "bodyJSON": bodyJSON ?? .null,
             "formParameters": .object(request.formParameters.mapValues(JSONValue.string)),
         ]
-        requestJSON = VoodooYAML.text(of: .object(object))
+        // The object's text, then `bodyJSON` written in document order (a `JSONValue` keeps none).
+        let text = VoodooYAML.text(of: .object(object))
+        requestJSON = text.dropLast() + ",\"bodyJSON\":" + (bodyJSON?.compactJSON ?? "null") + "}"
         body = request.body
     }
 

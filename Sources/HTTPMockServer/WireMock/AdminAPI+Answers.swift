@@ -7,11 +7,18 @@ import HTTPMock
 extension AdminAPI {
     /// The request body as JSON; an empty body is an empty object.
     static func parse(_ body: Data?) throws(WireMockMappingError) -> JSONValue {
-        guard let body, !body.isEmpty else { return .object([:]) }
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: body)
+        try parseOrdered(body).value
+    }
+
+    /// The request body as JSON with object members in the order they were sent (a mapping's
+    /// `jsonBody` is answered in that order, as from a file); an empty body is an empty object.
+    /// Read by the same strict reader as mapping files, so a mistake names its line and column.
+    static func parseOrdered(_ body: Data?) throws(WireMockMappingError) -> OrderedJSON {
+        guard let body, !body.isEmpty else { return .object([]) }
+        do throws(JSONReader.Failure) {
+            return try JSONReader.parseOrdered(body)
         } catch {
-            throw WireMockMappingError(pointer: "", message: "the body is not JSON")
+            throw WireMockMappingError(pointer: "", message: "the body is not JSON: \(error)")
         }
     }
 

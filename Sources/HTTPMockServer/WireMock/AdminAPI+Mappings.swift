@@ -36,14 +36,19 @@ extension AdminAPI {
                 removeMatching(try WireMockMapping.parse(try Self.parse(body)))
                 return Self.empty(method: method)
             case ("POST", ["edit"]):
-                let mapping = try WireMockMapping.parse(try Self.parse(body))
+                let ordered = try Self.parseOrdered(body)
+                let mapping = try WireMockMapping.parse(ordered.value, ordered: ordered)
                 guard state.mapping(mapping.id) != nil else {
                     return Self.notFound("no mapping \(mapping.id.uuidString.lowercased()) to edit", method: method)
                 }
                 try state.add(mapping, to: mock)
                 return Self.empty(204, method: method)
             case ("POST", ["import"]):
-                try importMappings(try Self.parseObject(body))
+                let ordered = try Self.parseOrdered(body)
+                guard case .object(let object) = ordered.value else {
+                    throw WireMockMappingError(pointer: "", message: "the body must be a JSON object, got \(ordered.value)")
+                }
+                try importMappings(object, ordered: ordered["mappings"])
                 return Self.empty(method: method)
             case ("GET", ["unmatched"]):
                 let unmatched = inWireMockOrder(unmatchedMappings())
@@ -82,7 +87,8 @@ extension AdminAPI {
 
     private func addMapping(_ body: Data?, id: UUID?, status: Int, method: String) -> ServedAnswer {
         do throws(WireMockMappingError) {
-            let mapping = try WireMockMapping.parse(try Self.parse(body), id: id)
+            let ordered = try Self.parseOrdered(body)
+            let mapping = try WireMockMapping.parse(ordered.value, id: id, ordered: ordered)
             try addPersistingIfAsked(mapping)
             return Self.json(status, mapping.json, method: method)
         } catch {
@@ -120,7 +126,7 @@ extension AdminAPI {
     /// `POST /__admin/mappings/import`: `{"mappings": [...], "importOptions": {"duplicatePolicy":
     /// "OVERWRITE" | "IGNORE", "deleteAllNotInImport": bool}}`. Every mapping is checked
     /// before any changes.
-    private func importMappings(_ object: [String: JSONValue]) throws(WireMockMappingError) {
+    private func importMappings(_ object: [String: JSONValue], ordered: OrderedJSON?) throws(WireMockMappingError) {
         for key in object.keys.sorted() where key != "mappings" && key != "importOptions" {
             throw WireMockMappingError(pointer: "/" + key, message: "unsupported field \(key)")
         }
@@ -152,9 +158,11 @@ extension AdminAPI {
             }
         }
         var parsed: [WireMockMapping] = []
+        var orderedItems: [OrderedJSON] = []
+        if case .array(let items)? = ordered { orderedItems = items }
         for (index, item) in list.enumerated() {
             do throws(WireMockMappingError) {
-                let mapping = try WireMockMapping.parse(item)
+                let mapping = try WireMockMapping.parse(item, ordered: index < orderedItems.count ? orderedItems[index] : nil)
                 try state.check(mapping)
                 parsed.append(mapping)
             } catch {
