@@ -72,6 +72,14 @@ def test_marker_loads_a_wiremock_root_next_to_the_test(httpmock):
     assert Mappings.retrieve_all_mappings().meta.total == 1
 
 
+@pytest.mark.httpmock(mocks="mocks", args=["--delay", "0.3"])
+def test_marker_serves_a_mocks_folder_with_more_options(httpmock):
+    started = time.monotonic()
+    assert get(httpmock.url + "/hello") == (200, "Hello from a mocks folder")
+    assert time.monotonic() - started >= 0.3  # --delay 0.3 reached the server
+    assert httpmock.args[-2:] == ["--delay", "0.3"]
+
+
 def test_factory_starts_more_servers(httpmock_factory):
     first = httpmock_factory(wiremock_root="wiremock")  # relative: next to this file
     second = httpmock_factory()
