@@ -118,10 +118,12 @@ def test_teardown_stops_the_server(pytester):
 
 def test_ini_options_load_a_folder_for_every_test(pytester):
     shutil.copytree(HERE / "wiremock", pytester.path / "stubs")
+    shutil.copytree(HERE / "mocks", pytester.path / "folder")
     pytester.makeini(
         """
         [pytest]
         httpmock_wiremock_root = stubs
+        httpmock_mocks = folder
         httpmock_args = --log-level WARNING
         """
     )
@@ -133,6 +135,8 @@ def test_ini_options_load_a_folder_for_every_test(pytester):
             assert "--log-level" in httpmock.args
             with urllib.request.urlopen(httpmock.url + "/greeting", timeout=30) as answer:
                 assert answer.read() == b"Hello from a mappings folder"
+            with urllib.request.urlopen(httpmock.url + "/hello", timeout=30) as answer:
+                assert answer.read() == b"Hello from a mocks folder"
         """
     )
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
