@@ -22,6 +22,7 @@ struct HTTPMockCommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, let message = unknownSubcommand(first) {
             complain("Error: \(message)\nUsage: \(usageString())\n  See 'httpmock --help' for more information.")
+            Output.flush()
             Foundation.exit(ExitCode.validationFailure.rawValue)
         }
         let command: any ParsableCommand
@@ -37,13 +38,16 @@ struct HTTPMockCommand: AsyncParsableCommand {
                 var command = command
                 try command.run()
             }
+            Output.flush()
         } catch let error as ValidationError {
             let name = type(of: command)._commandName
             complain(
                 "Error: \(error.message)\nUsage: \(usageString(for: type(of: command)))\n  See 'httpmock \(name) --help' for more information."
             )
+            Output.flush()
             Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch {
+            Output.flush()
             exit(withError: error)
         }
     }

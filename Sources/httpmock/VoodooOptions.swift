@@ -99,7 +99,7 @@ struct VoodooOptions: ParsableArguments {
             try mock.loadVoodoo(
                 from: URL(fileURLWithPath: config), templateDirectory: templateDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
                 fileDirectories: fileDirectories.map { URL(fileURLWithPath: $0, isDirectory: true) }, host: nil,
-                shutdown: shutdown, warn: { complain("httpmock: warning: \($0)") })
+                shutdown: shutdown, log: { complain("httpmock: " + $0) }, warn: { complain("httpmock: warning: \($0)") })
         } catch {
             throw ValidationError("Could not load the Voodoo configuration \(config): \((error as? HTTPMockError)?.message ?? "\(error)")")
         }
