@@ -65,7 +65,7 @@ struct StaticFileRoot: Sendable {
             guard let name = segment.removingPercentEncoding else {
                 return .plaintext("Malformed percent-encoding in \(raw)", status: .badRequest)
             }
-            if name == ".." || name == "." || name.contains("/") || name.contains("\\") || name.contains("\0") {
+            guard ConfinedPath.isPlainSegment(name) else {
                 return .plaintext("Refused: \(raw) leaves the served directory", status: .forbidden)
             }
             names.append(name)
@@ -74,7 +74,7 @@ struct StaticFileRoot: Sendable {
         for root in roots {
             let candidate = root + "/" + names.joined(separator: "/")
             guard let resolved = Self.realPath(candidate) else { continue }
-            guard resolved.hasPrefix(root + "/") else {
+            guard ConfinedPath.isInside(path: resolved, root: root), resolved != root else {
                 return .plaintext("Refused: \(raw) leads outside the served directory", status: .forbidden)
             }
             var fileStatus = stat()

@@ -110,7 +110,7 @@ struct VoodooLoader {
     private mutating func include(_ name: String, line: Int?, from file: URL) throws {
         let shown = VoodooError.quoted(name)
         let target = URL(fileURLWithPath: name, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
-        if let root, !VoodooPaths.isInside(target, root) {
+        if let root, !ConfinedPath.isInside(target, root) {
             throw VoodooError.at(
                 file.path, line, "the include \(shown) is outside the configuration folder \(root.path): includes stay inside it")
         }
@@ -148,15 +148,6 @@ extension Node {
     subscript(present key: String) -> Node? {
         guard let value = self[key], value.null == nil else { return nil }
         return value
-    }
-}
-
-/// Whether paths stay inside a folder, symbolic links resolved.
-enum VoodooPaths {
-    static func isInside(_ url: URL, _ folder: URL) -> Bool {
-        let path = url.standardizedFileURL.resolvingSymlinksInPath().path
-        let base = folder.standardizedFileURL.resolvingSymlinksInPath().path
-        return path == base || path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
     }
 }
 

@@ -58,7 +58,7 @@ final class VoodooTemplates: Sendable {
         let base = directory.appendingPathComponent(name).standardizedFileURL
         for url in [base, base.appendingPathExtension("json")] {
             let resolved = url.resolvingSymlinksInPath()
-            guard VoodooPaths.isInside(resolved, directory) else {
+            guard ConfinedPath.isInside(resolved, directory) else {
                 throw Problem(
                     description: "the template \(shown) is outside the template folder \(directory.path): templates stay inside it")
             }

@@ -64,26 +64,13 @@ extension AdminAPI {
 
     /// `segments` (each already percent-decoded) under `folder`, or why not.
     static func file(_ segments: [String], in folder: URL) -> Result<URL, FileRefusal> {
-        for segment in segments {
-            if segment.isEmpty || segment == "." || segment == ".." || segment.contains("/") || segment.contains("\\")
-                || segment.contains("\0")
-            {
-                return .failure(FileRefusal(message: "file names stay inside __files: \"\(segments.joined(separator: "/"))\" is refused"))
+        ConfinedPath.file(segments, in: folder).mapError { refusal in
+            let name = segments.joined(separator: "/")
+            switch refusal {
+            case .segment: return FileRefusal(message: "file names stay inside __files: \"\(name)\" is refused")
+            case .leadsOutside: return FileRefusal(message: "\"\(name)\" leads outside __files (a symbolic link); refused")
             }
         }
-        let base = folder.resolvingSymlinksInPath().standardizedFileURL
-        var file = base
-        for segment in segments { file.appendPathComponent(segment) }
-        // The real location of the deepest part that exists (a link inside may point out).
-        var existing = file
-        while !FileManager.default.fileExists(atPath: existing.path), existing.path.count > base.path.count {
-            existing.deleteLastPathComponent()
-        }
-        let real = existing.resolvingSymlinksInPath().standardizedFileURL.path
-        guard real == base.path || real.hasPrefix(base.path + "/") else {
-            return .failure(FileRefusal(message: "\"\(segments.joined(separator: "/"))\" leads outside __files (a symbolic link); refused"))
-        }
-        return .success(file)
     }
 
     /// Every file under `folder`, as paths relative to it, sorted.

@@ -207,11 +207,7 @@ struct WireMockResponseTemplate: Sendable {
     /// `name` inside `folder`, or `nil` when it would leave it (`..`, an absolute path, a
     /// symbolic link pointing out).
     static func confined(_ name: String, in folder: URL) -> URL? {
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
-        let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
-        let candidate = folder.appendingPathComponent(name).resolvingSymlinksInPath().standardizedFileURL
-        guard candidate.path.hasPrefix(root.hasSuffix("/") ? root : root + "/") else { return nil }
-        return candidate
+        try? ConfinedPath.file(named: name, in: folder).get()
     }
 
     /// Partials `{{> name}}` from `__files/` (`name`, else `name.hbs`), confined to it.
