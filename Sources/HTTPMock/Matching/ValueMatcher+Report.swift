@@ -34,7 +34,9 @@ extension ValueMatcher {
             if let text = input.text, regex.evaluate(text) == .gaveUp {
                 line += " (the regular expression gave up after \(TextRegex.stepBudget) steps)"
             }
-        case .custom(let matcher):
+        case .equalToXML(let matcher):
+            if let detail = matcher.mismatch(input) { return detail }
+        case .matchesXPath(let matcher):
             if let detail = matcher.mismatch(input) { return detail }
         default:
             break

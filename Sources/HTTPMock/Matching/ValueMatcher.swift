@@ -26,8 +26,11 @@ package indirect enum ValueMatcher: Sendable, CustomStringConvertible {
     case not(ValueMatcher)
     case and([ValueMatcher])
     case or([ValueMatcher])
-    /// A matcher a front end supplies (XML, XPath: the server's, with FoundationXML).
-    case custom(any CustomValueMatching)
+    /// WireMock's `equalToXml`: the body is XML similar to the expected document.
+    case equalToXML(XMLEqualityMatcher)
+    /// WireMock's `matchesXPath`: the expression selects nodes, one of which satisfies the
+    /// sub-matcher when there is one.
+    case matchesXPath(XPathMatcher)
 
     /// `equalToNumber`, `greaterThanNumber` and the rest.
     package enum NumberComparison: String, Sendable {
@@ -90,7 +93,9 @@ package indirect enum ValueMatcher: Sendable, CustomStringConvertible {
             return all.allSatisfy { $0.matches(input) }
         case .or(let any):
             return any.contains { $0.matches(input) }
-        case .custom(let matcher):
+        case .equalToXML(let matcher):
+            return matcher.matches(input)
+        case .matchesXPath(let matcher):
             return matcher.matches(input)
         }
     }
@@ -167,7 +172,8 @@ package indirect enum ValueMatcher: Sendable, CustomStringConvertible {
         case .not(let inner): return "not (\(inner))"
         case .and(let all): return "and (" + all.map(\.description).joined(separator: "; ") + ")"
         case .or(let any): return "or (" + any.map(\.description).joined(separator: "; ") + ")"
-        case .custom(let matcher): return matcher.description
+        case .equalToXML(let matcher): return matcher.description
+        case .matchesXPath(let matcher): return matcher.description
         }
     }
 
@@ -177,7 +183,7 @@ package indirect enum ValueMatcher: Sendable, CustomStringConvertible {
         switch self {
         case .equalTo, .contains, .doesNotContain, .absent, .anything, .number, .dateTime, .binaryEqualTo: return false
         case .matches(let regex), .doesNotMatch(let regex): return !regex.isLinear
-        case .equalToJSON, .jsonPath, .custom: return true
+        case .equalToJSON, .jsonPath, .equalToXML, .matchesXPath: return true
         case .not(let inner): return inner.isExpensive
         case .and(let all), .or(let all): return all.contains(where: \.isExpensive)
         }
@@ -192,13 +198,6 @@ package indirect enum ValueMatcher: Sendable, CustomStringConvertible {
         default: return 0
         }
     }
-}
-
-/// A value matcher defined outside the core (the server's XML matchers).
-package protocol CustomValueMatching: Sendable, CustomStringConvertible {
-    func matches(_ input: MatchInput) -> Bool
-    /// Why `input` does not match (`expected … got …`); `nil` when it does.
-    func mismatch(_ input: MatchInput) -> String?
 }
 
 /// What a ``ValueMatcher`` reads: a text value (a header, a parameter) or a body, whose text,
@@ -250,20 +249,20 @@ package final class RequestBody: @unchecked Sendable {
     // @unchecked: the lazily filled caches are written only by the one thread that matches a
     // request (a RequestBody is made per request evaluation and never shared).
     package let bytes: Data?
-    private var memos: [String: any Sendable] = [:]
+    private var cachedXML: Result<XMLTree, XMLTree.ParseError>?
     private var cachedText: String??
     private var cachedOrdered: OrderedJSON??
     private var cachedJSON: JSONValue??
 
     package init(_ bytes: Data?) { self.bytes = bytes }
 
-    /// What `make` computes from the body, computed once per key (a front end's own reading,
-    /// such as the server's parsed XML).
-    package func memo<Value: Sendable>(_ key: String, _ make: () -> Value) -> Value {
-        if let value = memos[key] as? Value { return value }
-        let value = make()
-        memos[key] = value
-        return value
+    /// The body as an XML tree (its text as UTF-8), or why it is not XML: parsed once however
+    /// many XML matchers ask.
+    var xml: Result<XMLTree, XMLTree.ParseError> {
+        if let cachedXML { return cachedXML }
+        let tree = XMLTree.parse(text ?? "")
+        cachedXML = tree
+        return tree
     }
 
     /// The body as UTF-8 text; `nil` when there is none or it is empty (WireMock's absent body).

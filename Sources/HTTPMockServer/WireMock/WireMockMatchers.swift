@@ -100,9 +100,9 @@ enum WireMockMatchers {
         case "matchesJsonPath":
             return try jsonPath(operand, at: at)
         case "equalToXml":
-            return .custom(try WireMockXML.equality(operand, object, at: pointer))
+            return .equalToXML(try WireMockXML.equality(operand, object, at: pointer))
         case "matchesXPath":
-            return .custom(try WireMockXML.xpath(operand, object, at: pointer))
+            return .matchesXPath(try WireMockXML.xpath(operand, object, at: pointer))
         case "binaryEqualTo":
             guard case .string(let text) = operand, let data = Data(base64Encoded: text) else {
                 throw WireMockMappingError(pointer: at, message: "binaryEqualTo needs base64 text, got \(operand)")

@@ -1,4 +1,3 @@
-#if Server
 import Foundation
 
 /// An XPath 1.0 expression, compiled once, evaluated over an ``XMLTree``: location paths with
@@ -13,22 +12,22 @@ import Foundation
 ///
 /// Bounded: an expression is at most ``maximumLength`` characters and nests at most
 /// ``maximumDepth`` deep; an evaluation takes at most ``maximumSteps`` steps.
-struct XPath: Sendable, CustomStringConvertible {
-    struct SyntaxError: Error, Sendable, CustomStringConvertible {
-        let message: String
-        var description: String { message }
+package struct XPath: Sendable, CustomStringConvertible {
+    package struct SyntaxError: Error, Sendable, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
     }
 
     static let maximumLength = 10_000
     static let maximumDepth = 64
     static let maximumSteps = 500_000
 
-    let text: String
+    package let text: String
     let expression: XPathExpression
     /// Prefix → namespace URI; `nil`: the document is read without namespaces.
     let namespaces: [String: String]?
 
-    init(_ text: String, namespaces: [String: String]? = nil) throws(SyntaxError) {
+    package init(_ text: String, namespaces: [String: String]? = nil) throws(SyntaxError) {
         guard text.utf8.count <= Self.maximumLength else {
             throw SyntaxError(message: "an XPath may be at most \(Self.maximumLength) characters long")
         }
@@ -45,7 +44,7 @@ struct XPath: Sendable, CustomStringConvertible {
         self.namespaces = namespaces
     }
 
-    var description: String { text }
+    package var description: String { text }
 }
 
 /// A parsed XPath expression.
@@ -266,4 +265,3 @@ enum XPathLexer {
         return tokens
     }
 }
-#endif

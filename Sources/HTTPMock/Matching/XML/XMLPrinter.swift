@@ -1,12 +1,11 @@
-#if Server
 import Foundation
 
 /// Writes XML nodes as text the way WireMock hands them to a `matchesXPath` sub-matcher: an
 /// element as Java's transformer prints it with indentation (two spaces, a line per child
 /// element, an element with only text on one line, `<b/>` for an empty one, a final newline,
 /// no declaration); an attribute, a text node or a comment as its value.
-enum XMLPrinter {
-    static func text(of index: Int, in tree: XMLTree) -> String {
+package enum XMLPrinter {
+    package static func text(of index: Int, in tree: XMLTree) -> String {
         let node = tree.nodes[index]
         switch node.kind {
         case .element: return element(index, in: tree, indent: "", declareFrom: index) + "\n"
@@ -74,4 +73,3 @@ enum XMLPrinter {
         return result
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Server
 import Foundation
 
 /// A parsed XML document as WireMock's XML matchers read it: elements, attributes, text,
@@ -11,7 +10,7 @@ import Foundation
 /// XPath error (an undefined prefix, a syntax error) — see LinuxNotes.md. This parser is
 /// strict (a malformed document is not XML), reads no DTD (a `<!DOCTYPE>` with an internal
 /// subset is refused, so no entity is ever expanded) and bounds nesting.
-struct XMLTree: Sendable {
+package struct XMLTree: Sendable {
     enum Kind: Sendable {
         case document, element, attribute, text, comment, processingInstruction
     }
@@ -33,10 +32,10 @@ struct XMLTree: Sendable {
     }
 
     /// What was wrong with a document, and where.
-    struct ParseError: Error, Sendable, CustomStringConvertible {
-        let line: Int
-        let message: String
-        var description: String { "line \(line): \(message)" }
+    package struct ParseError: Error, Sendable, CustomStringConvertible {
+        package let line: Int
+        package let message: String
+        package var description: String { "line \(line): \(message)" }
     }
 
     static let maximumDepth = 512
@@ -50,7 +49,16 @@ struct XMLTree: Sendable {
 
     /// Parses `text`.
     /// - Throws: ``ParseError`` for anything that is not well-formed XML, or a DTD subset.
-    init(parsing text: String) throws(ParseError) {
+    /// The tree of `text`, or why it is not XML.
+    static func parse(_ text: String) -> Result<XMLTree, ParseError> {
+        do throws(ParseError) {
+            return .success(try XMLTree(parsing: text))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    package init(parsing text: String) throws(ParseError) {
         var parser = XMLTreeParser(Array(text.unicodeScalars))
         try parser.document(into: &self)
     }
@@ -405,4 +413,3 @@ private struct XMLTreeParser {
         return XMLTree.ParseError(line: line, message: message)
     }
 }
-#endif

@@ -1,6 +1,4 @@
-#if Server
 import Foundation
-import HTTPMock
 
 /// A value of an XPath expression.
 enum XPathValue {
@@ -20,7 +18,7 @@ struct XPathEvaluationError: Error {
 extension XPath {
     /// The nodes the expression selects in `tree`; `nil` when it is not a node-set (WireMock's
     /// `matchesXPath` matches node-sets only) or the evaluation failed.
-    func selectNodes(in tree: XMLTree) -> [Int]? {
+    package func selectNodes(in tree: XMLTree) -> [Int]? {
         var evaluator = XPathEvaluator(tree: tree, namespaces: namespaces)
         let value = try? evaluator.evaluate(expression, context: XPathEvaluator.Context(node: 0, position: 1, size: 1))
         // The request's budget bounds the sum of its evaluations (``MatchBudget``).
@@ -319,4 +317,3 @@ struct XPathEvaluator {
         }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if Server
 import Foundation
 
 /// XPath 1.0's grammar over ``XPathToken``s, by recursive descent (depth bounded).
@@ -231,4 +230,3 @@ struct XPathParser {
         }
     }
 }
-#endif

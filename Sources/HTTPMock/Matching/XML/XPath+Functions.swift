@@ -1,4 +1,3 @@
-#if Server
 import Foundation
 
 /// XPath 1.0's core function library (§4): node-set, string, boolean and number functions.
@@ -113,4 +112,3 @@ extension XPathEvaluator {
         }
     }
 }
-#endif

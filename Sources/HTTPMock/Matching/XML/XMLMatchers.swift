@@ -1,6 +1,4 @@
-#if Server
 import Foundation
-import HTTPMock
 
 /// WireMock's `equalToXml`: the body is XML similar to an expected document, as XMLUnit (which
 /// WireMock uses) calls it similar and WireMock 2.35's jar was seen to match: namespace
@@ -10,15 +8,22 @@ import HTTPMock
 /// text or attribute value `${xmlunit.ignore}`, `${xmlunit.isNumber}`,
 /// `${xmlunit.matchesRegex(…)}` or `${xmlunit.isDateTime}` accepts what it says.
 /// `exemptedComparisons` names XMLUnit comparison types whose differences are ignored.
-struct XMLEqualityMatcher: CustomValueMatching {
+package struct XMLEqualityMatcher: Sendable, CustomStringConvertible {
     let expectedText: String
     let expected: XMLTree
     let placeholders: XMLPlaceholders?
     let exempted: Set<String>
 
+    package init(expectedText: String, expected: XMLTree, placeholders: XMLPlaceholders?, exempted: Set<String>) {
+        self.expectedText = expectedText
+        self.expected = expected
+        self.placeholders = placeholders
+        self.exempted = exempted
+    }
+
     /// The comparison types `exemptedComparisons` may name; those not listed under
     /// ``honoured`` are accepted and have no effect here (HTTPMock never reports them).
-    static let comparisonTypes: Set<String> = [
+    package static let comparisonTypes: Set<String> = [
         "ATTR_NAME_LOOKUP", "ATTR_VALUE", "ATTR_VALUE_EXPLICITLY_SPECIFIED", "CHILD_LOOKUP", "CHILD_NODELIST_LENGTH",
         "CHILD_NODELIST_SEQUENCE", "COMMENT_VALUE", "DOCTYPE_NAME", "DOCTYPE_PUBLIC_ID", "DOCTYPE_SYSTEM_ID", "ELEMENT_NUM_ATTRIBUTES",
         "ELEMENT_TAG_NAME", "HAS_DOCTYPE_DECLARATION", "NAMESPACE_PREFIX", "NAMESPACE_URI", "NODE_TYPE", "NO_NAMESPACE_SCHEMA_LOCATION",
@@ -26,11 +31,12 @@ struct XMLEqualityMatcher: CustomValueMatching {
         "XML_STANDALONE", "XML_VERSION",
     ]
 
-    var description: String { "equalToXml \(ValueMatcherText.short(expectedText))" }
+    package var description: String { "equalToXml \(ValueMatcherText.short(expectedText))" }
 
-    func matches(_ input: MatchInput) -> Bool { mismatch(input) == nil }
+    package func matches(_ input: MatchInput) -> Bool { mismatch(input) == nil }
 
-    func mismatch(_ input: MatchInput) -> String? {
+    /// Why `input` does not match (`expected … got …`); `nil` when it does.
+    package func mismatch(_ input: MatchInput) -> String? {
         guard let text = input.text else { return "expected \(description), got no body" }
         let actual: XMLTree
         switch XMLCache.tree(for: input, text: text) {
@@ -123,14 +129,19 @@ struct XMLEqualityMatcher: CustomValueMatching {
 }
 
 /// XMLUnit's placeholders, between `${` and `}` unless other delimiters are given.
-struct XMLPlaceholders: Sendable {
+package struct XMLPlaceholders: Sendable {
     let opening: String
     let closing: String
     /// `matchesRegex(…)` patterns, compiled once.
     let regexes: [String: TextRegex]
 
-    /// - Throws: a message for a `matchesRegex` pattern that is not a regular expression.
-    init(opening: String = "${", closing: String = "}", in document: XMLTree) throws(WireMockMappingError) {
+    /// A `matchesRegex` pattern that is not a regular expression.
+    package struct PatternError: Error, Sendable {
+        package let message: String
+    }
+
+    /// - Throws: ``PatternError`` for a `matchesRegex` pattern that is not a regular expression.
+    package init(opening: String = "${", closing: String = "}", in document: XMLTree) throws(PatternError) {
         self.opening = opening
         self.closing = closing
         var regexes: [String: TextRegex] = [:]
@@ -141,7 +152,7 @@ struct XMLPlaceholders: Sendable {
             do {
                 regexes[argument] = try TextRegex(argument)
             } catch {
-                throw WireMockMappingError(pointer: "", message: "${xmlunit.matchesRegex(\(argument))}: \(error.message)")
+                throw PatternError(message: "${xmlunit.matchesRegex(\(argument))}: \(error.message)")
             }
         }
         self.regexes = regexes
@@ -179,18 +190,23 @@ struct XMLPlaceholders: Sendable {
 /// one of the nodes, as text, satisfies it — an element printed as XML (indented, as WireMock
 /// prints it), an attribute or a text node as its value. An expression whose value is not a
 /// node-set (`count(//a) = 1`) never matches, as in WireMock.
-struct XPathMatcher: CustomValueMatching {
+package struct XPathMatcher: Sendable, CustomStringConvertible {
     let xpath: XPath
     let matcher: ValueMatcher?
 
-    var description: String {
+    package init(xpath: XPath, matcher: ValueMatcher?) {
+        self.xpath = xpath
+        self.matcher = matcher
+    }
+
+    package var description: String {
         "matchesXPath \(xpath.text)"
             + (xpath.namespaces.map { namespaces in
                 " (xPathNamespaces " + namespaces.keys.sorted().map { "\($0)=\(namespaces[$0] ?? "")" }.joined(separator: ", ") + ")"
             } ?? "") + (matcher.map { " with \($0)" } ?? "")
     }
 
-    func matches(_ input: MatchInput) -> Bool {
+    package func matches(_ input: MatchInput) -> Bool {
         guard let text = input.text, case .success(let tree) = XMLCache.tree(for: input, text: text),
             let nodes = xpath.selectNodes(in: tree), !nodes.isEmpty
         else { return false }
@@ -198,7 +214,8 @@ struct XPathMatcher: CustomValueMatching {
         return nodes.contains { matcher.matches(.text(XMLPrinter.text(of: $0, in: tree))) }
     }
 
-    func mismatch(_ input: MatchInput) -> String? {
+    /// Why `input` does not match (`expected … got …`); `nil` when it does.
+    package func mismatch(_ input: MatchInput) -> String? {
         guard !matches(input) else { return nil }
         guard let text = input.text else { return "expected \(description), got no body" }
         switch XMLCache.tree(for: input, text: text) {
@@ -219,28 +236,17 @@ struct XPathMatcher: CustomValueMatching {
     }
 }
 
-/// Parses a body at most once per request, however many XML matchers read it.
+/// Parses a body at most once per request, however many XML matchers read it (the body keeps
+/// the tree); a header or parameter value is parsed where it is read.
 enum XMLCache {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static func tree(for input: MatchInput, text: String) -> Result<XMLTree, Failure> {
-        guard case .body(let body) = input else { return parse(text) }
-        return body.memo("xml") { parse(text) }
-    }
-
-    private static func parse(_ text: String) -> Result<XMLTree, Failure> {
-        do throws(XMLTree.ParseError) {
-            return .success(try XMLTree(parsing: text))
-        } catch {
-            return .failure(Failure(description: error.description))
-        }
+    static func tree(for input: MatchInput, text: String) -> Result<XMLTree, XMLTree.ParseError> {
+        guard case .body(let body) = input else { return XMLTree.parse(text) }
+        return body.xml
     }
 }
 
 /// Short quotes of values in reports.
-enum ValueMatcherText {
+package enum ValueMatcherText {
     static func short(_ text: String, limit: Int = 160) -> String {
         // The head only: replacing in and counting a 60 MB body took seconds per report.
         let head = text.prefix(limit + 1)
@@ -248,4 +254,3 @@ enum ValueMatcherText {
         return head.count <= limit && single.count <= limit ? single : String(single.prefix(limit)) + "…"
     }
 }
-#endif

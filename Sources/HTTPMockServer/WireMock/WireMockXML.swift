@@ -23,7 +23,11 @@ enum WireMockXML {
                 object["placeholderOpeningDelimiterRegex"], default: "${", at: pointer + "/placeholderOpeningDelimiterRegex")
             let closing = try delimiter(
                 object["placeholderClosingDelimiterRegex"], default: "}", at: pointer + "/placeholderClosingDelimiterRegex")
-            placeholders = try XMLPlaceholders(opening: opening, closing: closing, in: tree)
+            do throws(XMLPlaceholders.PatternError) {
+                placeholders = try XMLPlaceholders(opening: opening, closing: closing, in: tree)
+            } catch {
+                throw WireMockMappingError(pointer: pointer + "/equalToXml", message: error.message)
+            }
         }
         var exempted: Set<String> = []
         if let list = object["exemptedComparisons"] {
