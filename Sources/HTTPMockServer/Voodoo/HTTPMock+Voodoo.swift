@@ -78,14 +78,16 @@ extension HTTPMock {
     }
 
     private func voodooAdminRoutes(host: String, shutdown: (@Sendable () -> Void)?) -> [PackageRoute] {
-        let shutdownResponse = MockResponse.dynamic(lifetime: .eternal) { _ in
+        // `.delayed(0)`, not `.instant`: `defaultDelay` (what `/_admin/delay` sets) is for the
+        // mocks, and the admin routes answer at once whatever it is.
+        let shutdownResponse = MockResponse.dynamic(lifetime: .eternal, delivery: .delayed(0)) { _ in
             if let shutdown {
                 // After the answer has left.
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { shutdown() }
             }
             return .plaintext("Shutting down.")
         }
-        let delayResponse = MockResponse.dynamic(lifetime: .eternal) { [weak self] request in
+        let delayResponse = MockResponse.dynamic(lifetime: .eternal, delivery: .delayed(0)) { [weak self] request in
             let text = request.pathParameters["seconds"] ?? ""
             guard let seconds = Double(text), seconds.isFinite, (0...ServerSettings.maximumDelay).contains(seconds) else {
                 return .plaintext(
