@@ -157,6 +157,49 @@ struct ReachCLITests {
         #expect(both.text.contains("--host 127.0.0.1 and --bind-address ::1 name two addresses"), "\(both.text)")
     }
 
+    /// Whether this process may make a network namespace (`unshare -n`: root, or a user
+    /// namespace the kernel allows); CI containers without the capability skip the test below.
+    static let canUnshareNetwork: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["-n", "true"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    @Test(
+        "Without an IPv6 loopback (a network namespace with IPv6 off) serve listens on 127.0.0.1 alone and says so",
+        .enabled(if: canUnshareNetwork, "needs unshare -n (a network namespace)"))
+    func noIPv6Loopback() async throws {
+        let folder = try temporaryFolder("httpmock-no-v6")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = try wireMockRoot()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let script = """
+            ip link set lo up
+            echo 1 > /proc/sys/net/ipv6/conf/lo/disable_ipv6
+            "$HTTPMOCK" serve --port 0 --root-dir "$ROOT" > serve.log 2>&1 &
+            pid=$!
+            until grep -q 'serving on' serve.log; do kill -0 $pid || exit 3; sleep 0.1; done
+            port=$(sed -n 's/.*serving on http:\\/\\/127.0.0.1:\\([0-9]*\\).*/\\1/p' serve.log)
+            echo "body $(curl -s http://127.0.0.1:$port/hello)"
+            kill $pid; wait $pid; echo "exit $?"
+            cat serve.log
+            """
+        let result = try await runCommand(
+            "/usr/bin/unshare", ["-n", "/bin/sh", "-c", script], directory: folder,
+            environment: ["HTTPMOCK": try httpmockExecutable().path, "ROOT": root.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output.contains("body hi"), "\(result)")
+        #expect(result.output.contains("exit 0"), "\(result)")
+        #expect(
+            result.output.contains("::1 cannot be bound on this machine (no IPv6 loopback): listening on 127.0.0.1 only"),
+            "\(result)")
+    }
+
     @Test("WireMock's standalone flags: accepted where they mean something, --https-port and unknown flags named")
     func wireMockStandaloneFlags() async throws {
         let folder = try temporaryFolder("httpmock-flags")
