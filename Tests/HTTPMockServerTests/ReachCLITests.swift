@@ -228,6 +228,10 @@ struct ReachCLITests {
         #expect(try await unknown.waitForExit() != 0)
         #expect(unknown.text.contains("Unknown option '--container-threads'"), "\(unknown.text)")
 
+        let empty = try RunningCLI(["serve", "--root-dir", folder.path], directory: folder)
+        #expect(try await empty.waitForExit() != 0)
+        #expect(empty.text.contains("\(folder.path) has no mappings/ folder"), "\(empty.text)")
+
         let recordAlone = try RunningCLI(["serve", "--record-mappings"], directory: folder)
         #expect(try await recordAlone.waitForExit() != 0)
         #expect(recordAlone.text.contains("--record-mappings records what --proxy-all URL answers"), "\(recordAlone.text)")

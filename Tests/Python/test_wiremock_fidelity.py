@@ -49,6 +49,12 @@ def test_localhost_over_ipv6(serve):
         pytest.skip("no IPv6 in this Python")
     assert requests.get(f"http://[::1]:{port}/v6", timeout=10).text == "six"
     assert requests.get(f"http://localhost:{port}/v6", timeout=10).text == "six"
+    # The admin API too: WireMock's Python client pointed at the IPv6 loopback.
+    from wiremock.constants import Config
+    from wiremock.resources.mappings.resource import Mappings
+
+    Config.base_url = f"http://[::1]:{port}/__admin"
+    assert [m.request.url for m in Mappings.retrieve_all_mappings().mappings] == ["/v6"]
 
 
 def test_no_request_journal(serve):
