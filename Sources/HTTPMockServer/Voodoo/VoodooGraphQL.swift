@@ -89,7 +89,7 @@ struct VoodooGraphQLSelector: Sendable, CustomStringConvertible {
             lacking += wanted.paths.subtracting(closest.paths).sorted()
         }
         guard !lacking.isEmpty else { return nil }
-        return "graphQL: the document does not select what the endpoint's \(description) does: missing \(lacking.joined(separator: ", "))"
+        return "graphQL: the document lacks what the endpoint selects (\(description)): missing \(lacking.joined(separator: ", "))"
     }
 }
 
