@@ -149,6 +149,7 @@ struct ServeOptions: ParsableArguments {
             termination.stop(because: "admin shutdown: POST /_admin/shutdown")
         }
         let admin = try wireMock.apply(to: mock, host: hostName)
+        voodoo.listRoutes(of: mock)
         // Caught from here on, before the start-up line below tells anyone the server is up.
         termination.catchSignals()
         admin?.setShutdownHandler { termination.stop(because: "admin shutdown: POST /__admin/shutdown") }

@@ -103,9 +103,13 @@ struct VoodooOptions: ParsableArguments {
         } catch {
             throw ValidationError("Could not load the Voodoo configuration \(config): \((error as? HTTPMockError)?.message ?? "\(error)")")
         }
-        if verbose {
-            for line in mock.describeRoutes().split(separator: "\n") { complain("httpmock: route \(line)") }
-        }
+    }
+
+    /// `--verbose` (Voodoo's and WireMock's flag): every route loaded, from any source, on
+    /// standard error.
+    func listRoutes(of mock: HTTPMock) {
+        guard verbose else { return }
+        for line in mock.describeRoutes().split(separator: "\n") { complain("httpmock: route \(line)") }
     }
 }
 #endif

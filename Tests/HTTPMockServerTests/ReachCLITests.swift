@@ -211,6 +211,7 @@ struct ReachCLITests {
                 "--port", "0", "--root-dir", root.path, "--disable-banner", "--local-response-templating", "--verbose",
                 "--max-request-journal-entries", "1",
             ], in: folder)
+        #expect(cli.text.contains("httpmock: route GET"), "\(cli.text)")  // --verbose lists the mappings' routes
         #expect(try await curlAnswer([base.absoluteString + "/tpl"]).body == "/tpl")  // rendered with the flag, as WireMock
         #expect(try await curlAnswer([base.absoluteString + "/hello"]).body == "hi")
         let journal = try await curlAnswer([base.absoluteString + "/__admin/requests"])
