@@ -129,6 +129,25 @@ struct ReachCLITests {
         await only6.stop()
     }
 
+    @Test("A port taken on ::1 alone is a bind error naming [::1]:PORT, and the IPv4 socket is given back")
+    func portTakenOnIPv6Only() async throws {
+        let holder = HTTPMock()
+        let v6 = try await holder.startServer(host: "::1")
+        defer { Task { await v6.stop() } }
+        let mock = HTTPMock()
+        do {
+            let server = try await mock.startServer(port: v6.port)
+            await server.stop()
+            Issue.record("startServer(port: \(v6.port)) bound although [::1]:\(v6.port) is taken")
+        } catch let error as HTTPMockError {
+            #expect(error.message.contains("[::1]:\(v6.port) is already in use"), "\(error.message)")
+        }
+        // 127.0.0.1:PORT was released: it binds now.
+        let v4 = try await mock.startServer(host: "127.0.0.1", port: v6.port)
+        #expect(v4.port == v6.port)
+        await v4.stop()
+    }
+
     @Test("httpmock serve: localhost over IPv6 by default; --bind-address binds one address; conflicting flags are named")
     func cliBindsBothLoopbacks() async throws {
         let folder = try temporaryFolder("httpmock-bind")
