@@ -83,7 +83,7 @@ extension HTTPMock {
     ///
     /// By default the server listens on loopback in both families, `127.0.0.1` and `::1`, on
     /// the same port, so `http://localhost:PORT` works whichever address a client resolves
-    /// `localhost` to first (Node 17+ and Java may try `::1` first); ``HTTPMockServer/baseURL``
+    /// `localhost` to first (Node 17 and later may try `::1` first); ``HTTPMockServer/baseURL``
     /// names `127.0.0.1`. On a machine without an IPv6 loopback (`::1` cannot be bound) it
     /// listens on `127.0.0.1` alone. A `host` binds that one address only.
     ///
@@ -135,13 +135,13 @@ extension HTTPMock {
         return server
     }
 
-    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:)`` with a
-    /// callback per exchange (the CLI's log).
     /// The default loopback's addresses: the one ``HTTPMockServer/baseURL`` names, and the
     /// IPv6 one bound beside it on the same port.
     static let loopbackV4 = "127.0.0.1"
     static let loopbackV6 = "::1"
 
+    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:)`` with a
+    /// callback per exchange (the CLI's log).
     package func startServer(
         host: String?, port: Int, impersonating: String?, idleTimeout: TimeInterval,
         maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody, admin: AdminAPI? = nil,

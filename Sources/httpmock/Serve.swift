@@ -149,6 +149,11 @@ struct ServeOptions: ParsableArguments {
             termination.stop(because: "admin shutdown: POST /_admin/shutdown")
         }
         let admin = try wireMock.apply(to: mock, host: hostName)
+        if wireMock.recordMappings, admin == nil {
+            throw ValidationError(
+                "--record-mappings records through the admin API's recorder, which is off on \(hostName) (not a loopback address): give --admin-token TOKEN too."
+            )
+        }
         voodoo.listRoutes(of: mock)
         // Caught from here on, before the start-up line below tells anyone the server is up.
         termination.catchSignals()

@@ -252,6 +252,12 @@ struct ReachCLITests {
         #expect(try await empty.waitForExit() != 0)
         #expect(empty.text.contains("\(folder.path) has no mappings/ folder"), "\(empty.text)")
 
+        let recordAdminOff = try RunningCLI(
+            ["serve", "--use-any-addr", "--root-dir", root.path, "--proxy-all", "http://127.0.0.1:9", "--record-mappings"],
+            directory: folder)
+        #expect(try await recordAdminOff.waitForExit() != 0)
+        #expect(recordAdminOff.text.contains("--record-mappings records through the admin API's recorder, which is off"))
+
         let recordAlone = try RunningCLI(["serve", "--record-mappings"], directory: folder)
         #expect(try await recordAlone.waitForExit() != 0)
         #expect(recordAlone.text.contains("--record-mappings records what --proxy-all URL answers"), "\(recordAlone.text)")
