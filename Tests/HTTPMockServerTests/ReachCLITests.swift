@@ -93,6 +93,8 @@ struct ReachCLITests {
                "request": {"method": "GET", "url": "/noname"}, "response": {"status": 201, "body": "x"}},
               {"id": "33333333-3333-3333-3333-333333333333",
                "request": {"method": "GET", "url": "/reset"}, "response": {"fault": "CONNECTION_RESET_BY_PEER"}},
+              {"id": "66666666-6666-6666-6666-666666666666",
+               "request": {"method": "GET", "url": "/malformed"}, "response": {"status": 200, "fault": "MALFORMED_RESPONSE_CHUNK"}},
               {"id": "44444444-4444-4444-4444-444444444444",
                "request": {"method": "GET", "url": "/tpl"},
                "response": {"status": 200, "body": "{{request.path}}", "transformers": ["response-template"]}}
@@ -353,6 +355,9 @@ struct ReachCLITests {
         #expect(unnamed.headers["matched-stub-name"] == nil)
         let templated = try await curlAnswer([base + "/tpl"])
         #expect(templated.headers["matched-stub-id"] == "44444444-4444-4444-4444-444444444444")
+        let malformed = try await runCommand("/usr/bin/curl", ["-s", "-i", "-m", "20", base + "/malformed"])
+        #expect(malformed.output.hasPrefix("HTTP/1.1 200"), "\(malformed)")
+        #expect(!malformed.output.contains("Matched-Stub-Id"), "\(malformed)")  // a fault's head: none, as WireMock
         let miss = try await curlAnswer([base + "/nothing"])
         #expect(miss.statusLine.hasPrefix("HTTP/1.1 404"))
         #expect(miss.headers["matched-stub-id"] == nil)

@@ -157,8 +157,8 @@ struct WireMockResponse: Sendable {
     /// static parts.
     ///
     /// `stubHeaders` (WireMock's `Matched-Stub-Id`, `Matched-Stub-Name`) follow the mapping's own
-    /// fields on every response it answers itself; a forward relays its upstream's fields alone,
-    /// as WireMock does.
+    /// fields on every response it answers itself, a fault aside; a forward relays its
+    /// upstream's fields alone, as WireMock does.
     func make(
         files: URL?, webhooks: [WireMockWebhook], globalTemplating: Bool = false, stubHeaders: [(name: String, value: String)] = []
     ) throws(WireMockMappingError) -> MockResponse {
@@ -212,7 +212,11 @@ struct WireMockResponse: Sendable {
                 delivery = .throttled(bytesPerSecond: throttle ?? 1, delay: fixedDelay / 1000)
             }
             var headers = headers
-            for field in stubHeaders { headers.combine(name: field.name, value: field.value) }
+            // A fault's head (MALFORMED_RESPONSE_CHUNK) carries none: WireMock 2.35.1 sends them only
+            // on a response it completes.
+            if fault == nil {
+                for field in stubHeaders { headers.combine(name: field.name, value: field.value) }
+            }
             response = .raw(status: status, headers: headers, body: payload, fault: fault, delivery: delivery)
         }
         if let randomDelay {
