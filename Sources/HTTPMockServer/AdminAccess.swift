@@ -10,7 +10,7 @@ import NIOHTTP1
 /// Checked by the connection handler before an admin request reaches the admin API or the
 /// registry; in order:
 /// 1. The admin token, when one is set: `Authorization: Bearer TOKEN` (the scheme in any
-///    case), or `?token=TOKEN` for the dashboard page and its event stream only (a browser's
+///    case), or `?token=TOKEN` for the dashboard page, its event stream and the recorder page only (a browser's
 ///    `EventSource` cannot send a header). Else 401.
 /// 2. `Host` names the server (its address or `localhost`), unless the request proved the
 ///    token: a page on a DNS-rebound name cannot reach the API. Else 403.
@@ -80,7 +80,7 @@ package struct AdminAccess: Sendable {
         if AdminAPI.handles(uri) {
             let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? uri
             let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
-            let page = ["/__admin", "/__admin/dashboard", "/__admin/events"].contains(trimmed)
+            let page = ["/__admin", "/__admin/dashboard", "/__admin/events", "/__admin/recorder"].contains(trimmed)
             return .wireMock(takesQueryToken: page, isFiles: path.hasPrefix("/__admin/files/"))
         }
         if uri == "/_admin/shutdown" || uri.hasPrefix("/_admin/shutdown?") || uri.hasPrefix("/_admin/delay/") { return .voodoo }

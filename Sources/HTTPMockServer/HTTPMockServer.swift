@@ -23,18 +23,24 @@ public final class HTTPMockServer: Sendable {
     public let baseURL: URL
     /// The port the server listens on (the one picked when `port: 0` was asked).
     public let port: Int
-    /// The host the server listens on.
+    /// The host the server listens on, the one in ``baseURL`` (`127.0.0.1` for the default
+    /// loopback, which listens on ``listeningAddresses``).
     public let host: String
+    /// Every address the server listens on, all on ``port``: `["127.0.0.1", "::1"]` for the
+    /// default loopback (`["127.0.0.1"]` on a machine without an IPv6 loopback), else the one
+    /// `host` given to `startServer`.
+    public let listeningAddresses: [String]
     /// The default of `startServer`'s `maximumRequestBody`: 64 MB.
     public static let defaultMaximumRequestBody = 64 * 1024 * 1024
 
-    private let serverChannel: any Channel
+    private let serverChannels: [any Channel]
     private let connections: Connections
 
-    init(host: String, port: Int, serverChannel: any Channel, connections: Connections) {
+    init(host: String, port: Int, serverChannels: [(address: String, channel: any Channel)], connections: Connections) {
         self.host = host
         self.port = port
-        self.serverChannel = serverChannel
+        self.listeningAddresses = serverChannels.map(\.address)
+        self.serverChannels = serverChannels.map(\.channel)
         self.connections = connections
         let hostInURL = host.contains(":") ? "[\(host)]" : host
         self.baseURL = URL(string: "http://\(hostInURL):\(port)")!
@@ -43,14 +49,14 @@ public final class HTTPMockServer: Sendable {
     /// Stops listening and ends every connection, in-flight requests included (their clients
     /// see the connection close). Returns promptly; calling it again does nothing.
     public func stop() async {
-        try? await serverChannel.close()
+        for channel in serverChannels { try? await channel.close() }
         await connections.closeAll()
     }
 
     /// A server dropped without ``stop()`` stops listening and closes its connections, so it
     /// answers nothing more and releases the instance it serves.
     deinit {
-        serverChannel.close(promise: nil)
+        for channel in serverChannels { channel.close(promise: nil) }
         connections.closeAllNow()
     }
 }
@@ -75,13 +81,20 @@ extension HTTPMock {
     /// the server can be a client's HTTP proxy; a `CONNECT host:port` tunnel (not port 443) is
     /// served as plain HTTP inside.
     ///
+    /// By default the server listens on loopback in both families, `127.0.0.1` and `::1`, on
+    /// the same port, so `http://localhost:PORT` works whichever address a client resolves
+    /// `localhost` to first (Node 17 and later may try `::1` first); ``HTTPMockServer/baseURL``
+    /// names `127.0.0.1`. On a machine without an IPv6 loopback (`::1` cannot be bound) it
+    /// listens on `127.0.0.1` alone. A `host` binds that one address only.
+    ///
     /// ```swift
-    /// let server = try await mock.startServer()                 // 127.0.0.1, a free port
+    /// let server = try await mock.startServer()                 // 127.0.0.1 and ::1, a free port
     /// let server = try await mock.startServer(port: 8080, impersonating: "api.example.com")
+    /// let server = try await mock.startServer(host: "127.0.0.1") // IPv4 loopback only
     /// ```
     ///
     /// - Parameters:
-    ///   - host: The address to bind; loopback unless you say otherwise.
+    ///   - host: The one address to bind; `nil` (the default): `127.0.0.1` and `::1`.
     ///   - port: The port; `0` (the default) picks a free one, see ``HTTPMockServer/port``.
     ///   - impersonating: The host that requests naming the server are matched as.
     ///   - idleTimeout: Seconds after which a connection with no request in flight is closed.
@@ -101,16 +114,16 @@ extension HTTPMock {
     ///   (a port in use, an unknown host), when an argument is out of range, or when `admin` is
     ///   asked on an address that is not loopback without `adminToken`.
     public func startServer(
-        host: String = "127.0.0.1", port: Int = 0, impersonating: String? = nil,
+        host: String? = nil, port: Int = 0, impersonating: String? = nil,
         idleTimeout: TimeInterval = 60, maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody,
         admin: Bool = false, adminToken: String? = nil, adminAllowedOrigins: [String] = []
     ) async throws -> HTTPMockServer {
         var api: AdminAPI?
         if admin {
-            guard adminToken != nil || AdminAccess.isLoopback(host) else {
+            guard adminToken != nil || AdminAccess.isLoopback(host ?? Self.loopbackV4) else {
                 throw HTTPMockError(
                     .invalidRegistration,
-                    "startServer: admin: true on \(host), which is not a loopback address, needs adminToken: (every admin request then sends Authorization: Bearer TOKEN)"
+                    "startServer: admin: true on \(host ?? Self.loopbackV4), which is not a loopback address, needs adminToken: (every admin request then sends Authorization: Bearer TOKEN)"
                 )
             }
             api = AdminAPI(mock: self, access: try AdminAccess(token: adminToken, allowedOrigins: adminAllowedOrigins))
@@ -122,10 +135,15 @@ extension HTTPMock {
         return server
     }
 
+    /// The default loopback's addresses: the one ``HTTPMockServer/baseURL`` names, and the
+    /// IPv6 one bound beside it on the same port.
+    static let loopbackV4 = "127.0.0.1"
+    static let loopbackV6 = "::1"
+
     /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:)`` with a
     /// callback per exchange (the CLI's log).
     package func startServer(
-        host: String, port: Int, impersonating: String?, idleTimeout: TimeInterval,
+        host: String?, port: Int, impersonating: String?, idleTimeout: TimeInterval,
         maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody, admin: AdminAPI? = nil,
         onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     ) async throws -> HTTPMockServer {
@@ -141,7 +159,7 @@ extension HTTPMock {
         }
         let connections = Connections()
         let site = ServingSite(
-            mock: self, boundHost: host, impersonating: impersonating, maximumRequestBody: maximumRequestBody,
+            mock: self, boundHost: host ?? Self.loopbackV4, impersonating: impersonating, maximumRequestBody: maximumRequestBody,
             admin: admin, onExchange: onExchange)
         // A huge idle timeout (1e10 s) saturates instead of trapping in the conversion.
         let idle = TimeAmount.nanoseconds(Int64(WaitTime.nanoseconds(idleTimeout)))
@@ -158,18 +176,50 @@ extension HTTPMock {
                     connections.add(channel)
                 }
             }
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(host: host, port: port).get()
-        } catch {
-            throw Self.bindError(error, host: host, port: port)
-        }
-        guard let boundPort = channel.localAddress?.port else {
-            try? await channel.close()
-            throw HTTPMockError(.invalidRegistration, "startServer: the socket bound to \(host):\(port) has no port")
-        }
+        let channels = try await Self.bind(bootstrap, host: host, port: port)
+        let boundPort = channels[0].channel.localAddress?.port ?? port
         site.setPort(boundPort)
-        return HTTPMockServer(host: host, port: boundPort, serverChannel: channel, connections: connections)
+        return HTTPMockServer(host: host ?? Self.loopbackV4, port: boundPort, serverChannels: channels, connections: connections)
+    }
+
+    /// Binds `host`, or, for `nil`, `127.0.0.1` and then `::1` on the port the first got (with
+    /// `port` 0, a port free in IPv4 but taken in IPv6 is given back and another one picked,
+    /// a few times). `::1` is left out when the machine has no IPv6 loopback.
+    private static func bind(
+        _ bootstrap: ServerBootstrap, host: String?, port: Int
+    ) async throws -> [(address: String, channel: any Channel)] {
+        func open(_ address: String, _ port: Int) async throws -> (address: String, channel: any Channel) {
+            let channel = try await bootstrap.bind(host: address, port: port).get()
+            guard channel.localAddress?.port != nil else {
+                try? await channel.close()
+                throw HTTPMockError(.invalidRegistration, "startServer: the socket bound to \(address):\(port) has no port")
+            }
+            return (address, channel)
+        }
+        guard host == nil else {
+            let address = host ?? loopbackV4
+            do { return [try await open(address, port)] } catch { throw bindError(error, host: address, port: port) }
+        }
+        var attempts = 0
+        while true {
+            let first: (address: String, channel: any Channel)
+            do { first = try await open(loopbackV4, port) } catch { throw bindError(error, host: loopbackV4, port: port) }
+            let boundPort = first.channel.localAddress?.port ?? port
+            do {
+                return [first, try await open(loopbackV6, boundPort)]
+            } catch {
+                let code = (error as? IOError)?.errnoCode
+                // No IPv6 on this machine (a container without it): IPv4 alone, as before.
+                if code == EADDRNOTAVAIL || code == EAFNOSUPPORT || code == EPROTONOSUPPORT || error is SocketAddressError {
+                    return [first]
+                }
+                try? await first.channel.close()
+                guard code == EADDRINUSE, port == 0, attempts < 8 else {
+                    throw bindError(error, host: loopbackV6, port: boundPort)
+                }
+                attempts += 1
+            }
+        }
     }
 }
 

@@ -27,7 +27,7 @@ enum ResponseWriter {
                 await refuse(request, problem: problem, on: channel, keepAlive: keepAlive)
                 return 500
             }
-        case .hold, .close, .garbage, .forward:
+        case .hold, .close, .reset, .garbage, .forward:
             break
         }
         switch answer {
@@ -35,6 +35,9 @@ enum ResponseWriter {
             return nil
         case .close:
             try? await channel.close()
+            return nil
+        case .reset:
+            await reset(channel)
             return nil
         case .respond(let response):
             await write(response, on: channel, keepAlive: keepAlive)
@@ -58,6 +61,7 @@ enum ResponseWriter {
         switch answer {
         case .respond: "responded"
         case .close(let reason): "closed: \(reason)"
+        case .reset(let reason): "reset: \(reason)"
         case .hold: "held (.never)"
         case .cut(_, let afterBytes): "cut after \(afterBytes) body bytes (.connectionLost)"
         case .events: "event stream"
@@ -113,6 +117,16 @@ enum ResponseWriter {
                 HTTPResponseStatus(statusCode: response.statusCode)
             }
         return .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))
+    }
+
+    /// `.fault(.connectionReset)`: the connection ends with a TCP `RST` (`SO_LINGER` on with a
+    /// zero timeout, then close: the kernel discards what is unsent and resets), so the client
+    /// reads `ECONNRESET` as from WireMock's `CONNECTION_RESET_BY_PEER`, not an orderly end.
+    static func reset(_ channel: any Channel) async {
+        if let socket = channel as? any SocketOptionProvider {
+            try? await socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+        }
+        try? await channel.close()
     }
 
     /// What `.fault(.malformedResponse)` sends instead of a status line.

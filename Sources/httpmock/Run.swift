@@ -5,8 +5,8 @@ import ArgumentParser
 enum ServeMode {
     case serve
     /// Voodoo's `run` (SPEC §20): without a port it tries 8080–8090, and standard output is the
-    /// server's URL alone, so `URL=$(httpmock run … | head -1)` reads it; the log goes to
-    /// standard error.
+    /// server's URL alone, its first line, which a script reads from a file or pipe while the
+    /// server keeps running (Voodoo.md's recipe); the log goes to standard error.
     case run
 }
 
@@ -18,7 +18,7 @@ struct Run: AsyncParsableCommand {
             "Takes every serve option. Without --port or --port-range the server binds the first free port of 8080-8090 (Voodoo's default) and fails naming the range when none is free. Standard output is the URL; the log goes to standard error."
     )
 
-    @OptionGroup var serve: Serve
+    @OptionGroup var serve: ServeOptions
 
     func run() async throws { try await serve.serve(as: .run) }
 }

@@ -13,6 +13,15 @@ struct Serve: AsyncParsableCommand {
             + "an empty instance is served, and stubs are added through the admin API (/__admin/mappings) "
             + "or the dashboard (/__admin/).")
 
+    @OptionGroup var options: ServeOptions
+
+    func run() async throws { try await options.serve(as: .serve) }
+}
+
+/// Everything `serve` takes, shared with Voodoo's `run` (``Run``). Options, not a command: a
+/// command used as another's option group made ArgumentParser name `run` `httpmock serve run`
+/// in its usage.
+struct ServeOptions: ParsableArguments {
     @OptionGroup var source: SourceOptions
 
     @OptionGroup(title: "Live control (WireMock admin API, dashboard, forwarding)")
@@ -20,8 +29,14 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup(title: "Voodoo") var voodoo: VoodooOptions
 
-    @Option(help: "The address to bind. Default: 127.0.0.1 (configuration.json: hostname).")
+    @Option(
+        help:
+            "The one address to bind. Default: loopback, 127.0.0.1 and ::1 on the same port, so localhost works over IPv4 and IPv6 (configuration.json: hostname)."
+    )
     var host: String?
+
+    @Option(help: "WireMock's name for --host: the one address to bind.")
+    var bindAddress: String?
 
     // `.unconditional`: `--port -1` reads -1 as the value (and refuses it), not as an option.
     @Option(parsing: .unconditional, help: "The port; 0 picks a free one. Default: 0 (configuration.json: port).")
@@ -47,8 +62,13 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Bind every interface (0.0.0.0) instead of loopback.")
     var useAnyAddr = false
 
-    @Option(help: "The most requests the journal keeps (the oldest are forgotten), so a long run stays bounded. Default: 10000.")
-    var journalLimit = 10_000
+    static let defaultJournalLimit = 10_000
+
+    @Option(
+        help:
+            "The most requests the journal keeps (the oldest are forgotten), so a long run stays bounded. Default: 10000 (WireMock's --max-request-journal-entries)."
+    )
+    var journalLimit = Self.defaultJournalLimit
 
     @Option(help: "Request bodies larger than this many bytes are journaled as their size only. Default: 1048576 (1 MB).")
     var journalBodyLimit = 1024 * 1024
@@ -65,6 +85,18 @@ struct Serve: AsyncParsableCommand {
     var revealSecrets = false
 
     func validate() throws {
+        if let host, let bindAddress, host != bindAddress {
+            throw ValidationError(
+                "--host \(host) and --bind-address \(bindAddress) name two addresses; give one (both name the address to bind).")
+        }
+        if useAnyAddr, let address = host ?? bindAddress {
+            throw ValidationError("--use-any-addr binds every interface, and --host/--bind-address names \(address); give one.")
+        }
+        if let maximum = wireMock.maxRequestJournalEntries, maximum != journalLimit, journalLimit != Self.defaultJournalLimit {
+            throw ValidationError(
+                "--journal-limit \(journalLimit) and --max-request-journal-entries \(maximum) name two limits; give one (they are the same setting)."
+            )
+        }
         if let port, !(0...65_535).contains(port) {
             throw ValidationError("--port must be a number from 0 to 65535 (0 picks a free port), got \(port).")
         }
@@ -91,8 +123,6 @@ struct Serve: AsyncParsableCommand {
         }
     }
 
-    func run() async throws { try await serve(as: .serve) }
-
     /// Serves until SIGINT or SIGTERM; `mode` `.run` is Voodoo's `run` (see ``Run``).
     func serve(as mode: ServeMode) async throws {
         voodoo.prepareOutput(for: mode)
@@ -102,12 +132,14 @@ struct Serve: AsyncParsableCommand {
         if let note = CLIConfiguration.unusedSettingsFile(in: folder, using: settingsPath) { say(note) }
         // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
         let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
-        let host = useAnyAddr ? "0.0.0.0" : (self.host ?? file.hostname ?? "127.0.0.1")
+        // `nil`: loopback in both families (127.0.0.1 and ::1, the same port).
+        let host = useAnyAddr ? "0.0.0.0" : (self.host ?? bindAddress ?? file.hostname)
+        let hostName = host ?? "127.0.0.1"
         let ports = try voodoo.ports(port: self.port ?? file.port, mode: mode)
 
         let mock = HTTPMock()
         mock.defaultDelay = delay ?? file.delay ?? 0
-        mock.journalLimit = journalLimit
+        mock.journalLimit = wireMock.noRequestJournal ? 0 : (wireMock.maxRequestJournalEntries ?? journalLimit)
         mock.journalBodyLimit = journalBodyLimit
         mock.journalBytesLimit = journalBytesLimit
         mock.revealSecrets = revealSecrets
@@ -116,7 +148,13 @@ struct Serve: AsyncParsableCommand {
         try voodoo.load(into: mock, fileDirectories: source.fileDir) {
             termination.stop(because: "admin shutdown: POST /_admin/shutdown")
         }
-        let admin = try wireMock.apply(to: mock, host: host)
+        let admin = try wireMock.apply(to: mock, host: hostName)
+        if wireMock.recordMappings, admin == nil {
+            throw ValidationError(
+                "--record-mappings records through the admin API's recorder, which is off on \(hostName) (not a loopback address): give --admin-token TOKEN too."
+            )
+        }
+        voodoo.listRoutes(of: mock)
         // Caught from here on, before the start-up line below tells anyone the server is up.
         termination.catchSignals()
         admin?.setShutdownHandler { termination.stop(because: "admin shutdown: POST /__admin/shutdown") }
@@ -126,7 +164,7 @@ struct Serve: AsyncParsableCommand {
             guard !event.isMatched, level.printsMisses, filesAnswer?(event.request) != true else { return }
             say(event.nearMissReport ?? "\(event)")
         }
-        let server = try await voodoo.bind(ports, host: host) { port in
+        let server = try await voodoo.bind(ports, host: hostName) { port in
             try await mock.startServer(
                 host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
                 admin: admin
@@ -148,10 +186,30 @@ struct Serve: AsyncParsableCommand {
                 : " add stubs at \(server.baseURL.absoluteString)/__admin/mappings or on the dashboard, \(server.baseURL.absoluteString)/__admin/, or"
             say("httpmock: no mocks folder given, so no routes:\(adminNote) name a folder: httpmock serve ./mocks")
         }
+        if host == nil, !server.listeningAddresses.contains("::1") {
+            say("httpmock: ::1 cannot be bound on this machine (no IPv6 loopback): listening on 127.0.0.1 only")
+        }
+        if wireMock.recordMappings, let admin, let target = wireMock.forwardUnmatched.flatMap(URL.init(string:)) {
+            do {
+                try admin.startRecordingAtLaunch(forwardingTo: target)
+            } catch {
+                await server.stop()
+                throw ValidationError((error as? HTTPMockError)?.message ?? "\(error)")
+            }
+            say("httpmock: recording what \(target.absoluteString) answers; the mappings are written when the server stops")
+        }
         let matchedAs = inferredHost.map { "matching requests as \($0) (the one host of the loaded routes), " } ?? ""
         say("httpmock: \(matchedAs)serving on \(server.baseURL.absoluteString)")
         let signal = await termination.wait()
         await server.stop()
+        if wireMock.recordMappings, let admin, let root = wireMock.wiremockRoot {
+            do {
+                let count = try admin.stopRecordingAtExit()
+                say("httpmock: recorded \(count) mapping\(count == 1 ? "" : "s") into \(root)/mappings")
+            } catch {
+                complain("httpmock: \((error as? HTTPMockError)?.message ?? "\(error)")")
+            }
+        }
         if level.printsExchanges { say("httpmock: stopped (\(signal))") }
     }
 }

@@ -81,8 +81,8 @@ struct VoodooOptions: ParsableArguments {
         throw ValidationError("Every port in \(first)-\(last) is taken on \(host): no port of the range is free.")
     }
 
-    /// `run` prints the server's bare URL as the first line of standard output (Voodoo's
-    /// `URL=$(httpmock run … | head -1)`).
+    /// `run` prints the server's bare URL as the first line of standard output, for scripts
+    /// (Voodoo.md reads it from a file while the server runs in the background).
     func announce(_ url: URL, mode: ServeMode) {
         if mode == .run { Output.stdout.write(url.absoluteString + "\n") }
     }
@@ -103,9 +103,13 @@ struct VoodooOptions: ParsableArguments {
         } catch {
             throw ValidationError("Could not load the Voodoo configuration \(config): \((error as? HTTPMockError)?.message ?? "\(error)")")
         }
-        if verbose {
-            for line in mock.describeRoutes().split(separator: "\n") { complain("httpmock: route \(line)") }
-        }
+    }
+
+    /// `--verbose` (Voodoo's and WireMock's flag): every route loaded, from any source, on
+    /// standard error.
+    func listRoutes(of mock: HTTPMock) {
+        guard verbose else { return }
+        for line in mock.describeRoutes().split(separator: "\n") { complain("httpmock: route \(line)") }
     }
 }
 #endif

@@ -20,7 +20,9 @@ struct WireMockOptions: ParsableArguments {
         help: "An origin (http://localhost:3000) whose web pages may call the admin API; repeat for more. Others get 403.")
     var adminAllowOrigins: [String] = []
 
-    @Option(help: "A WireMock root folder: loads mappings/**/*.json, answers bodyFileName from __files/.")
+    @Option(
+        name: [.customLong("wiremock-root"), .customLong("root-dir")],
+        help: "A WireMock root folder: loads mappings/**/*.json, answers bodyFileName from __files/ (WireMock's --root-dir).")
     var wiremockRoot: String?
 
     @Flag(
@@ -29,8 +31,59 @@ struct WireMockOptions: ParsableArguments {
     )
     var globalResponseTemplating = false
 
-    @Option(help: "Send every request no route matches to this base URL and answer with what comes back.")
+    @Option(
+        name: [.customLong("forward-unmatched"), .customLong("proxy-all")],
+        help: "Send every request no route matches to this base URL and answer with what comes back (WireMock's --proxy-all).")
     var forwardUnmatched: String?
+
+    @Flag(
+        help:
+            "With --proxy-all: record what the upstream answers as mappings, written into --root-dir's mappings/ when the server stops (SIGINT, SIGTERM, POST /__admin/shutdown)."
+    )
+    var recordMappings = false
+
+    @Flag(help: "WireMock's: journal nothing; the admin API's request searches answer as WireMock's do then (count -1).")
+    var noRequestJournal = false
+
+    @Option(help: "WireMock's name for --journal-limit: the most requests the journal keeps.")
+    var maxRequestJournalEntries: Int?
+
+    @Flag(
+        help:
+            "WireMock's: accepted. Mappings with \"transformers\": [\"response-template\"] are rendered with or without it (WireMock 3's default; WireMock 2 needs the flag)."
+    )
+    var localResponseTemplating = false
+
+    @Flag(help: "WireMock's: accepted; httpmock prints no banner.")
+    var disableBanner = false
+
+    @Option(help: "WireMock's HTTPS port: refused, httpmock serves plain HTTP only (no TLS yet); use --port and http:// URLs.")
+    var httpsPort: Int?
+
+    func validate() throws {
+        if let httpsPort {
+            throw ValidationError(
+                "--https-port \(httpsPort): HTTPS is not supported yet (httpmock serves plain HTTP/1.1, no TLS); serve HTTP with --port and point the client at http://"
+            )
+        }
+        if recordMappings, forwardUnmatched == nil {
+            throw ValidationError("--record-mappings records what --proxy-all URL answers: give --proxy-all (or --forward-unmatched) too.")
+        }
+        if recordMappings, wiremockRoot == nil {
+            throw ValidationError("--record-mappings writes the mappings into a root folder's mappings/: give --root-dir DIR too.")
+        }
+        if recordMappings, !admin {
+            throw ValidationError("--record-mappings records through the admin API's recorder: it cannot be combined with --no-admin.")
+        }
+        if let maxRequestJournalEntries, maxRequestJournalEntries < 0 {
+            throw ValidationError(
+                "--max-request-journal-entries must be a number of requests ≥ 0, got \(maxRequestJournalEntries).")
+        }
+        if noRequestJournal, let maxRequestJournalEntries {
+            throw ValidationError(
+                "--no-request-journal and --max-request-journal-entries \(maxRequestJournalEntries) contradict each other: give one.")
+        }
+    }
 
     @Option(
         help:
@@ -42,6 +95,11 @@ struct WireMockOptions: ParsableArguments {
     /// then it says why when it was asked for).
     func apply(to mock: HTTPMock, host: String) throws -> AdminAPI? {
         if let wiremockRoot {
+            if recordMappings {
+                // Where the recording is written; WireMock creates it too.
+                try? FileManager.default.createDirectory(
+                    atPath: wiremockRoot + "/mappings", withIntermediateDirectories: true)
+            }
             do {
                 try mock.loadWireMock(
                     from: URL(fileURLWithPath: wiremockRoot, isDirectory: true), globalTemplating: globalResponseTemplating)
@@ -83,7 +141,7 @@ struct WireMockOptions: ParsableArguments {
             )
             return nil
         }
-        return AdminAPI(mock: mock, access: access)
+        return AdminAPI(mock: mock, access: access, journalDisabled: noRequestJournal)
     }
 }
 #endif

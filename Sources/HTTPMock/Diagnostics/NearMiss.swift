@@ -31,7 +31,7 @@ enum NearMissAnalysis {
         var facts = RequestFacts()
         let segments = request.pathSegments
         var misses: [(NearMiss, Int)] = []
-        for (position, route) in routes.enumerated() {
+        for (position, route) in routes.enumerated() where route.key.predicate?.isInternal != true {
             let queue = position < queues.count ? queues[position] : QueueState(pending: 0, served: 0)
             misses.append(
                 (

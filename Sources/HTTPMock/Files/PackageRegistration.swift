@@ -11,11 +11,20 @@ package struct PackageRoute: Sendable {
     /// Where the route was declared (a file path), and its line.
     package var file: String
     package var line: Int
+    /// Why a request fails `predicate`, in the near-miss report; `nil`: "the predicate
+    /// returned false".
+    package var explanation: (@Sendable (MockRequest) -> String?)?
+    /// A route the loader adds for its own purposes (not one the user wrote): near-miss reports
+    /// leave it out.
+    package var isInternal: Bool
 
     package init(
         path: String, host: String?, method: HTTPMethod?, predicate: (@Sendable (MockRequest) -> Bool)? = nil,
-        responses: [MockResponse], file: String, line: Int
+        responses: [MockResponse], file: String, line: Int, explanation: (@Sendable (MockRequest) -> String?)? = nil,
+        isInternal: Bool = false
     ) {
+        self.explanation = explanation
+        self.isInternal = isInternal
         self.path = path
         self.host = host
         self.method = method
@@ -65,7 +74,8 @@ extension HTTPMock {
             RouteDefinition(
                 path: route.path, host: route.host, method: route.method, query: nil, matching: .exact,
                 headers: nil, body: nil, predicate: route.predicate, responses: route.responses,
-                location: SourceLocation(fileID: route.file, filePath: route.file, line: route.line, column: 1))
+                location: SourceLocation(fileID: route.file, filePath: route.file, line: route.line, column: 1),
+                predicateExplanation: route.explanation, isInternal: route.isInternal)
         }
         try Registration.registerOrThrow(definitions, on: registry, defaultDomain: defaultDomain, operation: operation)
     }

@@ -158,6 +158,9 @@ struct RequestPredicate: Hashable, Sendable {
     /// Why a request fails the predicate, for near-miss reports (a WireMock mapping says which
     /// matcher failed); `nil`: "the predicate returned false".
     var explanation: (@Sendable (MockRequest) -> String?)? = nil
+    /// Whether the route is a front end's own (``RouteDefinition/isInternal``): near-miss
+    /// reports leave it out.
+    var isInternal = false
 
     static func == (lhs: RequestPredicate, rhs: RequestPredicate) -> Bool { lhs.id == rhs.id }
     func hash(into hasher: inout Hasher) { hasher.combine(id) }

@@ -16,6 +16,12 @@ struct RouteDefinition: Sendable {
     var responses: [MockResponse]
     /// The registration call site.
     var location: SourceLocation
+    /// Why a request fails `predicate`, for near-miss reports (a front end's own wording);
+    /// `nil`: "the predicate returned false".
+    var predicateExplanation: (@Sendable (MockRequest) -> String?)? = nil
+    /// A route a front end adds for its own purposes (Voodoo's GraphQL limits): never listed as
+    /// a near miss, since the user declared no such route.
+    var isInternal = false
 }
 
 /// Validates a batch of definitions and registers all of them or none.
@@ -201,7 +207,12 @@ enum Registration {
             query: definition.query.map { QueryRequirement(values: $0, matching: definition.matching) },
             headers: definition.headers.map(HeaderRequirement.init),
             body: definition.body,
-            predicate: definition.predicate.map(RequestPredicate.init),
+            predicate: definition.predicate.map { test in
+                var predicate = RequestPredicate(test)
+                predicate.explanation = definition.predicateExplanation
+                predicate.isInternal = definition.isInternal
+                return predicate
+            },
             scenario: definition.scenario)
         return (key, problems)
     }

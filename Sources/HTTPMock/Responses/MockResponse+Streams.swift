@@ -168,6 +168,7 @@ extension MockResponse {
             case connectionLost(afterBytes: Int)
             case malformedResponse
             case emptyResponse
+            case connectionReset
         }
 
         let kind: Kind
@@ -186,19 +187,26 @@ extension MockResponse {
         /// empty reply from a real server (see <doc:Streams>).
         public static let emptyResponse = Fault(kind: .emptyResponse)
 
+        /// The server resets the connection without sending anything (over HTTP a TCP `RST`:
+        /// the client reads `ECONNRESET`, "Connection reset by peer"): the request fails with
+        /// `URLError(.networkConnectionLost)` and no response. WireMock's
+        /// `CONNECTION_RESET_BY_PEER`.
+        public static let connectionReset = Fault(kind: .connectionReset)
+
         /// The fault as written in Swift (`.connectionLost(afterBytes: 100)`).
         public var description: String {
             switch kind {
             case .connectionLost(let bytes): return ".connectionLost(afterBytes: \(bytes))"
             case .malformedResponse: return ".malformedResponse"
             case .emptyResponse: return ".emptyResponse"
+            case .connectionReset: return ".connectionReset"
             }
         }
 
         /// The error the client sees.
         var error: URLError {
             switch kind {
-            case .connectionLost, .emptyResponse: return URLError(.networkConnectionLost)
+            case .connectionLost, .emptyResponse, .connectionReset: return URLError(.networkConnectionLost)
             case .malformedResponse: return URLError(.badServerResponse)
             }
         }

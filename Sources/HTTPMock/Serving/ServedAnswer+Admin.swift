@@ -34,7 +34,7 @@ extension ServedAnswer {
         case .respond(let response): return .respond(with(response))
         case .events(let response, let source, let request): return .events(with(response), source, request: request)
         case .cut(let response, let afterBytes): return .cut(with(response), afterBytes: afterBytes)
-        case .close, .hold, .garbage, .forward: return self
+        case .close, .reset, .hold, .garbage, .forward: return self
         }
     }
 

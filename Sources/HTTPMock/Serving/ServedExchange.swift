@@ -44,6 +44,9 @@ package enum ServedAnswer: Sendable {
     case cut(WireResponse, afterBytes: Int)
     /// Write bytes that are not HTTP, then close (`.fault(.malformedResponse)`).
     case garbage
+    /// Reset the connection without a response: a TCP `RST`, not an orderly close
+    /// (`.fault(.connectionReset)`, WireMock's `CONNECTION_RESET_BY_PEER`).
+    case reset(reason: String)
     /// Send the head (chunked), then each event as its own chunk when its time comes
     /// (`.eventStream`); `request` is what a dynamic stream is computed from.
     case events(WireResponse, MockResponse.EventSource, request: MockRequest)
@@ -358,6 +361,8 @@ private struct ServedRun: Sendable {
             switch fault.kind {
             case .emptyResponse:
                 return .close(reason: "\(fault)")
+            case .connectionReset:
+                return .reset(reason: "\(fault)")
             case .malformedResponse:
                 return .garbage
             case .connectionLost(let afterBytes):

@@ -78,14 +78,16 @@ extension HTTPMock {
     }
 
     private func voodooAdminRoutes(host: String, shutdown: (@Sendable () -> Void)?) -> [PackageRoute] {
-        let shutdownResponse = MockResponse.dynamic(lifetime: .eternal) { _ in
+        // `.delayed(0)`, not `.instant`: `defaultDelay` (what `/_admin/delay` sets) is for the
+        // mocks, and the admin routes answer at once whatever it is.
+        let shutdownResponse = MockResponse.dynamic(lifetime: .eternal, delivery: .delayed(0)) { _ in
             if let shutdown {
                 // After the answer has left.
                 DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { shutdown() }
             }
             return .plaintext("Shutting down.")
         }
-        let delayResponse = MockResponse.dynamic(lifetime: .eternal) { [weak self] request in
+        let delayResponse = MockResponse.dynamic(lifetime: .eternal, delivery: .delayed(0)) { [weak self] request in
             let text = request.pathParameters["seconds"] ?? ""
             guard let seconds = Double(text), seconds.isFinite, (0...ServerSettings.maximumDelay).contains(seconds) else {
                 return .plaintext(
@@ -94,10 +96,15 @@ extension HTTPMock {
             self?.defaultDelay = seconds
             return .plaintext("The delay is \(text) s.")
         }
+        // Voodoo's own endpoints, not the user's: no near-miss report lists them (an always-true
+        // predicate carries the mark).
         return [
-            PackageRoute(path: "/_admin/shutdown", host: host, method: .post, responses: [shutdownResponse], file: "Voodoo admin", line: 1),
             PackageRoute(
-                path: "/_admin/delay/:seconds", host: host, method: .put, responses: [delayResponse], file: "Voodoo admin", line: 1),
+                path: "/_admin/shutdown", host: host, method: .post, predicate: { _ in true }, responses: [shutdownResponse],
+                file: "Voodoo admin", line: 1, isInternal: true),
+            PackageRoute(
+                path: "/_admin/delay/:seconds", host: host, method: .put, predicate: { _ in true }, responses: [delayResponse],
+                file: "Voodoo admin", line: 1, isInternal: true),
         ]
     }
 }

@@ -53,6 +53,44 @@ struct VoodooGraphQLSelector: Sendable, CustomStringConvertible {
         }
         return definitions.allSatisfy { wanted in document.shapes.contains { $0.contains(wanted) } }
     }
+
+    /// What `request` lacks to be this endpoint's, for its near-miss line: no document, a
+    /// document that does not parse, the operations it does not define, or the fields and
+    /// arguments of the endpoint's query it does not select. `nil` when it matches.
+    func mismatch(_ request: MockRequest) -> String? {
+        guard let source = VoodooGraphQLParser.source(of: request) else {
+            return request.method == .get
+                ? "graphQL: expected a document in the query parameter query, got none"
+                : "graphQL: expected a document (an application/graphql body, or a JSON body with \"query\"), got none"
+        }
+        let document: VoodooGraphQLDocument
+        switch parser.document(source) {
+        case .document(let parsed): document = parsed
+        case .refused(let reason): return "graphQL: the document is refused: \(reason)"
+        case .invalid(let reason): return "graphQL: the document is not GraphQL: \(reason)"
+        }
+        if !operations.isEmpty {
+            let missing = operations.filter { !document.operationNames.contains($0) }
+            guard !missing.isEmpty else { return nil }
+            let defined = document.operationNames.sorted()
+            return "graphQL: expected operation \(missing.joined(separator: ", ")), got "
+                + (defined.isEmpty ? "a document with no named operation" : "operation \(defined.joined(separator: ", "))")
+        }
+        var lacking: [String] = []
+        for wanted in definitions where !document.shapes.contains(where: { $0.contains(wanted) }) {
+            // The closest definition of the same kind and name: what it lacks is what differs.
+            let candidates = document.shapes.filter { $0.kind == wanted.kind && (wanted.name == nil || wanted.name == $0.name) }
+            guard
+                let closest = candidates.max(by: { $0.paths.intersection(wanted.paths).count < $1.paths.intersection(wanted.paths).count })
+            else {
+                lacking.append("a \(wanted.kind)\(wanted.name.map { " named \($0)" } ?? "") (the document has none)")
+                continue
+            }
+            lacking += wanted.paths.subtracting(closest.paths).sorted()
+        }
+        guard !lacking.isEmpty else { return nil }
+        return "graphQL: the document lacks what the endpoint selects (\(description)): missing \(lacking.joined(separator: ", "))"
+    }
 }
 
 /// A parsed GraphQL document, as the selectors compare it.
@@ -204,7 +242,7 @@ final class VoodooGraphQLParser: @unchecked Sendable {
         }
         return PackageRoute(
             path: "/graphql", host: host, method: nil, predicate: { refusal($0) != nil }, responses: [answer],
-            file: "Voodoo GraphQL limits", line: 1)
+            file: "Voodoo GraphQL limits", line: 1, isInternal: true)
     }
 }
 

@@ -24,7 +24,11 @@ extension VoodooLoader {
                     ? "the endpoint has no response: give one of response, javascript, javascriptFile"
                     : "the endpoint has \(answers.joined(separator: " and ")): give exactly one")
         }
-        let target: (method: HTTPMethod, path: String, predicate: (@Sendable (MockRequest) -> Bool)?, name: String)
+        let target:
+            (
+                method: HTTPMethod, path: String, predicate: (@Sendable (MockRequest) -> Bool)?, name: String,
+                explanation: (@Sendable (MockRequest) -> String?)?
+            )
         if let http = node[present: "http"] {
             guard node[present: "graphQL"] == nil else {
                 throw VoodooError.at(path, line, "the endpoint has both http and graphQL: give one")
@@ -38,7 +42,7 @@ extension VoodooLoader {
                     path, http["api"]?.mark?.line ?? line,
                     "api must be \"<method> <path>\" (two parts separated by a space), got \"\(api)\"")
             }
-            target = (HTTPMethod(String(parts[0]).uppercased()), String(parts[1]), nil, "\(parts[0].uppercased()) \(parts[1])")
+            target = (HTTPMethod(String(parts[0]).uppercased()), String(parts[1]), nil, "\(parts[0].uppercased()) \(parts[1])", nil)
         } else if let graphQL = node[present: "graphQL"] {
             let operations = graphQL[present: "operations"].map { node in
                 node.sequence.map { $0.compactMap(\.string) } ?? node.string.map { [$0] } ?? []
@@ -46,7 +50,9 @@ extension VoodooLoader {
             let selector = try VoodooGraphQLSelector(
                 method: graphQL[present: "method"]?.string, operations: operations, query: graphQL[present: "query"]?.string,
                 parser: self.graphQL, file: path, line: graphQL.mark?.line ?? line)
-            target = (selector.method, "/graphql", { selector.matches($0) }, "GraphQL \(selector.description)")
+            target = (
+                selector.method, "/graphql", { selector.matches($0) }, "GraphQL \(selector.description)", { selector.mismatch($0) }
+            )
         } else {
             throw VoodooError.at(path, line, "the endpoint has neither http: { api: \"<method> <path>\" } nor graphQL:")
         }
@@ -74,7 +80,7 @@ extension VoodooLoader {
         return [
             PackageRoute(
                 path: target.path, host: host, method: target.method, predicate: target.predicate, responses: [response], file: path,
-                line: line ?? 1)
+                line: line ?? 1, explanation: target.explanation)
         ]
     }
 

@@ -225,3 +225,34 @@ extension AdminAPI {
     }
 }
 #endif
+
+#if Server
+extension AdminAPI {
+    /// `httpmock serve --record-mappings --proxy-all URL` (WireMock's standalone flags): records
+    /// from start-up, as `POST /__admin/recordings/start` with `persist` does.
+    /// - Throws: ``HTTPMockError`` naming what is wrong (no root folder to write into).
+    package func startRecordingAtLaunch(forwardingTo target: URL) throws {
+        guard state.root != nil else {
+            throw HTTPMockError(
+                .invalidRegistration, "--record-mappings writes into a WireMock root folder's mappings/: give --root-dir DIR")
+        }
+        do throws(WireMockMappingError) {
+            try startRecording(
+                try RecordSpec.parse(["targetBaseUrl": .string(target.absoluteString), "persist": true], requiresTarget: true))
+        } catch {
+            throw HTTPMockError(.invalidRegistration, "--record-mappings: \(error.message)")
+        }
+    }
+
+    /// Ends the recording ``startRecordingAtLaunch(forwardingTo:)`` started and writes its
+    /// mappings into `mappings/` of the root folder; returns how many, or throws saying why not.
+    package func stopRecordingAtExit() throws -> Int {
+        do throws(WireMockMappingError) {
+            guard case .object(let answer) = try stopRecording(), case .array(let mappings)? = answer["mappings"] else { return 0 }
+            return mappings.count
+        } catch {
+            throw HTTPMockError(.invalidRegistration, "--record-mappings: \(error.message)")
+        }
+    }
+}
+#endif

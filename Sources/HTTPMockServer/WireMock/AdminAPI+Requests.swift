@@ -5,7 +5,29 @@ import HTTPMock
 // `/__admin/requests…`: the journal as WireMock's serve events and logged requests.
 
 extension AdminAPI {
+    /// What WireMock 2.35.1 answers under `--no-request-journal`: a count of -1 and empty
+    /// searches flagged `requestJournalDisabled`, 500 for listings (its text); `nil`: answered
+    /// as usual (removals, a reset).
+    private func journalDisabledAnswer(method: String, _ path: [String]) -> ServedAnswer? {
+        guard journalDisabled else { return nil }
+        let message =
+            "The request journal is disabled (--no-request-journal), so no verification or request searching operations are available"
+        switch (method, path) {
+        case ("POST", ["count"]):
+            return Self.json(200, ["count": -1, "requestJournalDisabled": true], method: method)
+        case ("POST", ["find"]), ("GET", ["unmatched"]):
+            return Self.json(200, ["requests": [], "requestJournalDisabled": true], method: method)
+        case ("GET", []), ("GET", ["unmatched", "near-misses"]):
+            return Self.error(500, message, method: method)
+        case ("GET", _) where path.count == 1:
+            return Self.error(500, message, method: method)
+        default:
+            return nil
+        }
+    }
+
     func requests(method: String, _ path: [String], query: [URLQueryItem], body: Data?) -> ServedAnswer {
+        if let answer = journalDisabledAnswer(method: method, path) { return answer }
         do throws(WireMockMappingError) {
             switch (method, path) {
             case ("GET", []):

@@ -12,13 +12,18 @@ package final class AdminAPI: Sendable {
     /// handler before a request reaches ``answer(method:uri:headers:body:)``.
     package let access: AdminAccess
     let onShutdown = NIOLockedValueBox<(@Sendable () -> Void)?>(nil)
+    /// WireMock's `--no-request-journal`: nothing is journaled, and the journal's endpoints
+    /// answer as WireMock's do then (`"requestJournalDisabled": true`, or 500 for a listing).
+    let journalDisabled: Bool
 
     /// - Parameters:
     ///   - mock: The served instance.
     ///   - access: The token admin requests need and the origins whose pages may use it.
-    package init(mock: HTTPMock, access: AdminAccess) {
+    ///   - journalDisabled: WireMock's `--no-request-journal` (set `mock.journalLimit` to 0 too).
+    package init(mock: HTTPMock, access: AdminAccess, journalDisabled: Bool = false) {
         self.mock = mock
         self.access = access
+        self.journalDisabled = journalDisabled
     }
 
     /// What `POST /__admin/shutdown` does (stop the server, end the CLI).
@@ -43,6 +48,9 @@ package final class AdminAPI: Sendable {
         // Access (the token, Host, Origin, content type) was checked before: AdminAccess.
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).dropFirst()  // "__admin"
             .map { $0.removingPercentEncoding ?? String($0) }
+        if segments == ["recorder"], method.uppercased() == "GET" || method.uppercased() == "HEAD" {
+            return RecorderPage.answer(uri: uri, method: method.uppercased())
+        }
         let request = MockRequest.direct(
             method: method, url: URL(string: "http://localhost" + uri) ?? URL(fileURLWithPath: "/"), headers: headers, body: body)
         return await route(method: method.uppercased(), segments, query: query, body: body, request: request)

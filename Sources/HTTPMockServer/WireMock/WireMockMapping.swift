@@ -175,6 +175,16 @@ struct WireMockMapping: Sendable {
     /// The lowercased id, as WireMock writes ids.
     var idString: String { id.uuidString.lowercased() }
 
+    /// The fields WireMock adds to the responses a mapping answers: `Matched-Stub-Id`, and
+    /// `Matched-Stub-Name` when it has a name (measured on WireMock 2.35.1). A name with a
+    /// control character (a line break) cannot be a field value and is left out.
+    var matchedStubHeaders: [(name: String, value: String)] {
+        guard let name, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            return [("Matched-Stub-Id", idString)]
+        }
+        return [("Matched-Stub-Id", idString), ("Matched-Stub-Name", name)]
+    }
+
     /// The route's name in reports, the journal and the dashboard: what it matches, then the
     /// mapping's `name`, else its id.
     var label: String {
@@ -192,7 +202,8 @@ struct WireMockMapping: Sendable {
     /// The route it becomes; its body file is read from `files` (`DIR/__files`); with
     /// `globalTemplating` its response is a template even without `transformers` (SPEC §21).
     func route(files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> AdminRoute {
-        var response = try self.response.make(files: files, webhooks: webhooks, globalTemplating: globalTemplating)
+        var response = try self.response.make(
+            files: files, webhooks: webhooks, globalTemplating: globalTemplating, stubHeaders: matchedStubHeaders)
         var required: ScenarioState?
         if let scenario = scenarioName {
             if let state = requiredState { required = ScenarioState(scenario, Self.ourState(state)) }

@@ -17,7 +17,7 @@ struct WireMockResponse: Sendable {
     ]
 
     static let faults: [String: MockResponse.Fault] = [
-        "CONNECTION_RESET_BY_PEER": .connectionLost(afterBytes: 0),
+        "CONNECTION_RESET_BY_PEER": .connectionReset,
         "EMPTY_RESPONSE": .emptyResponse,
         "MALFORMED_RESPONSE_CHUNK": .connectionLost(afterBytes: 1),
         "RANDOM_DATA_THEN_CLOSE": .malformedResponse,
@@ -155,11 +155,17 @@ struct WireMockResponse: Sendable {
     /// (`transformers`, or `globalTemplating`) renders per request (SPEC §21): it is built by
     /// `WireMock/Templating/WireMockResponseTemplate.swift`, which calls back here for its
     /// static parts.
-    func make(files: URL?, webhooks: [WireMockWebhook], globalTemplating: Bool = false) throws(WireMockMappingError) -> MockResponse {
+    ///
+    /// `stubHeaders` (WireMock's `Matched-Stub-Id`, `Matched-Stub-Name`) follow the mapping's own
+    /// fields on every response it answers itself, a fault aside; a forward relays its
+    /// upstream's fields alone, as WireMock does.
+    func make(
+        files: URL?, webhooks: [WireMockWebhook], globalTemplating: Bool = false, stubHeaders: [(name: String, value: String)] = []
+    ) throws(WireMockMappingError) -> MockResponse {
         if let templated = try WireMockResponseTemplate.make(
             raw, files: files, globalTemplating: globalTemplating,
             staticResponse: { twin throws(WireMockMappingError) in
-                try WireMockResponse.parse(.object(twin)).make(files: files, webhooks: [])
+                try WireMockResponse.parse(.object(twin)).make(files: files, webhooks: [], stubHeaders: stubHeaders)
             })
         {
             return Self.sending(webhooks, after: templated)
@@ -204,6 +210,12 @@ struct WireMockResponse: Sendable {
                 let seconds = max(0.001, dribble.milliseconds / 1000)
                 throttle = max(1, Int(Double(size) / seconds))
                 delivery = .throttled(bytesPerSecond: throttle ?? 1, delay: fixedDelay / 1000)
+            }
+            var headers = headers
+            // A fault's head (MALFORMED_RESPONSE_CHUNK) carries none: WireMock 2.35.1 sends them only
+            // on a response it completes.
+            if fault == nil {
+                for field in stubHeaders { headers.combine(name: field.name, value: field.value) }
             }
             response = .raw(status: status, headers: headers, body: payload, fault: fault, delivery: delivery)
         }
