@@ -3,7 +3,7 @@ import Foundation
 import HTTPMock
 import NIOHTTP1
 
-/// The one rule every admin path obeys (SPEC §19, §23): WireMock's `/__admin/…` (the admin
+/// The one rule every admin path obeys: WireMock's `/__admin/…` (the admin
 /// API, the dashboard and its event stream) and Voodoo's `POST /_admin/shutdown` and
 /// `PUT /_admin/delay/:seconds` alike.
 ///

@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 
 // What the server refuses from a request's head, before anything reaches the registry
-// (SPEC §13): a target over 8 KB (414), a header block over 64 KB (431), a `Host` that is not a
+//: a target over 8 KB (414), a header block over 64 KB (431), a `Host` that is not a
 // host or comes twice and a target that is neither a path nor an http(s) URL (400), a declared
 // body over `maximumRequestBody` (413).
 

@@ -3,7 +3,7 @@ import Foundation
 import HTTPMock
 import NIOHTTP1
 
-// The URL a request is matched as (SPEC §9, §22): which host a request that names the server is
+// The URL a request is matched as: which host a request that names the server is
 // matched against, and the URL the client called.
 
 extension ConnectionHandler {
@@ -37,7 +37,7 @@ extension ConnectionHandler {
         let url =
             !host.isEmpty && !site.namesServer(host)
             ? URL(string: "http://\(host)\(path)") : URL(string: ServingSite.origin(of: domain) + path)
-        // Where the client sent it (SPEC §22's `absoluteUrl`): kept as parts, made a URL only when read.
+        // Where the client sent it (WireMock's `absoluteUrl`): kept as parts, made a URL only when read.
         let called = MockRequest.CalledURL(scheme: "http", authority: host.isEmpty ? site.authority : host, target: path)
         guard let target = url.map({ MockRequest.Target($0, called: called) }) else { return nil }
         lastTarget = (path, host, domain, target)

@@ -3,7 +3,7 @@ import NIOCore
 import NIOHTTP1
 
 // Where the connection stops reading HTTP/1.1 with its first decoder: an upgrade offer, which it
-// declines (SPEC §22), and a CONNECT tunnel, served as plain HTTP inside (SPEC §13).
+// declines, and a CONNECT tunnel, served as plain HTTP inside.
 
 extension ConnectionHandler {
     // MARK: - Upgrade offers

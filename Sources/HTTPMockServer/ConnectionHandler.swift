@@ -16,10 +16,10 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    /// Header blocks larger than this get 431 (SPEC §13). NIO's own limit (80 KB) is higher;
+    /// Header blocks larger than this get 431. NIO's own limit (80 KB) is higher;
     /// its overflow error is answered 431 too.
     static let maximumHeaderBlock = 64 * 1024
-    /// Request targets longer than this get 414 (SPEC §13).
+    /// Request targets longer than this get 414.
     static let maximumTarget = 8 * 1024
 
     /// A request being read: from its head to its end.
@@ -197,7 +197,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case ChannelEvent.inputClosed = event {
-            // A request followed by a half-close is answered first (SPEC §13).
+            // A request followed by a half-close is answered first.
             isInputClosed = true
             if let answering {
                 scheduleProbe(of: answering, context: context)
@@ -300,7 +300,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let bodyData = body.map { Data($0.readableBytesView) }
         let started = site.onExchange == nil ? nil : DispatchTime.now()
         // The admin paths obey one access rule; the admin API answers its own paths: not
-        // journaled, never matched (SPEC §19, §23).
+        // journaled, never matched.
         let source: AnswerSource
         if let adminPath = AdminAccess.path(of: head.uri), let admin = adminSource(adminPath, head: head) {
             source = admin
@@ -358,7 +358,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Who answers a request.
     private enum AnswerSource {
-        /// The admin API (SPEC §19), with the CORS header fields of an allowed origin.
+        /// The admin API, with the CORS header fields of an allowed origin.
         case admin(AdminAPI, cors: [(String, String)])
         /// The instance's registry, started on the event loop.
         case registry(ServedStart)

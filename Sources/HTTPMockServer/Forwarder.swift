@@ -9,7 +9,7 @@ import NIOPosix
 /// (``ServedForward``: `forward(to:)`, `proxyBaseUrl`, `--forward-unmatched`), on NIO's HTTP/1.1
 /// client, on the client connection's own event loop.
 ///
-/// Bounded (SPEC §23): the upstream connection does not read on its own (`autoRead` off); a
+/// Bounded: the upstream connection does not read on its own (`autoRead` off); a
 /// read is asked for only while less than ``window`` bytes written to the client have not yet
 /// left for its socket, so a 10 GB upstream holds a few hundred KB here whatever the client's
 /// pace. The client leaving (its task cancelled, a write failing) closes the upstream

@@ -72,7 +72,7 @@ package struct ServedExchangeRecord: Sendable {
 }
 
 extension HTTPMock {
-    /// Serves this instance over HTTP/1.1 (SPEC §13).
+    /// Serves this instance over HTTP/1.1.
     ///
     /// A request whose `Host` names the server itself (its address, `localhost`, any port) is
     /// matched as if sent to `impersonating` (default `defaultDomain`, over https unless the
@@ -100,8 +100,8 @@ extension HTTPMock {
     ///   - idleTimeout: Seconds after which a connection with no request in flight is closed.
     ///   - maximumRequestBody: The largest request body, in bytes, the server reads (default
     ///     64 MB); a larger one is answered 413 without being buffered beyond the limit.
-    ///   - admin: Serve WireMock's admin API and the dashboard under `/__admin/` (SPEC §19,
-    ///     the guide *Live control* in HTTPMock's documentation), and Voodoo's `/_admin/` routes;
+    ///   - admin: Serve WireMock's admin API and the dashboard under `/__admin/` (the
+    ///     guide *Live control* in HTTPMock's documentation), and Voodoo's `/_admin/` routes;
     ///     off by default. Admin requests are not journaled and never match routes. A web page
     ///     of another origin, a `Host` that does not name the server and a `POST` that is not
     ///     JSON are refused (the guide's *Admin access*).
@@ -272,7 +272,7 @@ final class ServingSite: Sendable {
     let onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     /// Request bodies over this many bytes get 413.
     let maximumRequestBody: Int
-    /// The admin API (SPEC §19), asked first for paths under `/__admin`.
+    /// The admin API, asked first for paths under `/__admin`.
     let admin: AdminAPI?
     private let impersonating: String?
     private let boundPort = NIOLockedValueBox(0)

@@ -1,7 +1,7 @@
 #if Server
 import HTTPMock
 
-/// What must never reach the wire as it is, checked when a response is written (SPEC §11.8):
+/// What must never reach the wire as it is, checked when a response is written:
 /// registration and HAR loading refuse these, but a `.dynamic` handler computes its response
 /// per request.
 enum WireCheck {

@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTPMock
 
-/// `httpmock`: serves a mocks folder over HTTP (SPEC §13), Espresso-Martini-compatible.
+/// `httpmock`: serves a mocks folder over HTTP, Espresso-Martini-compatible.
 @main
 struct HTTPMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,7 +4,7 @@ import ArgumentParser
 /// How `serve`'s code runs: as `serve`, or as Voodoo's `run`.
 enum ServeMode {
     case serve
-    /// Voodoo's `run` (SPEC §20): without a port it tries 8080–8090, and standard output is the
+    /// Voodoo's `run`: without a port it tries 8080–8090, and standard output is the
     /// server's URL alone, its first line, which a script reads from a file or pipe while the
     /// server keeps running (Voodoo.md's recipe); the log goes to standard error.
     case run

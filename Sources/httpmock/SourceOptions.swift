@@ -3,9 +3,9 @@ import ArgumentParser
 import Foundation
 import HTTPMock
 
-/// What `serve` and `routes` both load (SPEC §13): the mocks folder, HAR archives and static
+/// What `serve` and `routes` both load: the mocks folder, HAR archives and static
 /// file directories. Another source (`--config`, `--wiremock-root`) is an `@OptionGroup` of its
-/// own beside this one. Nothing is read that is not named (SPEC §24): without a source, `serve`
+/// own beside this one. Nothing is read that is not named: without a source, `serve`
 /// serves an empty instance (for the admin API) from any folder, the checkout included.
 struct SourceOptions: ParsableArguments {
     @Argument(

@@ -4,7 +4,7 @@ import Foundation
 import HTTPMock
 @_spi(CLI) import HTTPMockServer
 
-/// Voodoo's options (SPEC §18, §20), shared by `serve` and Voodoo's `run`, with Voodoo's short
+/// Voodoo's options, shared by `serve` and Voodoo's `run`, with Voodoo's short
 /// names (`-c`, `-t`, `-p`; `-f` is `--file-dir`'s).
 struct VoodooOptions: ParsableArguments {
     /// Voodoo's default port range, which `run` tries when no port is given.

@@ -4,7 +4,7 @@ import Foundation
 import HTTPMock
 import HTTPMockServer
 
-/// `httpmock serve`'s live-control options (SPEC §19): the WireMock admin API and dashboard,
+/// `httpmock serve`'s live-control options: the WireMock admin API and dashboard,
 /// WireMock mapping files, forwarding of misses.
 struct WireMockOptions: ParsableArguments {
     @Flag(

@@ -1,5 +1,5 @@
 // bstien/HTTPMock's builder element types and its arrays in builders, so that code built on
-// them compiles (SPEC §12). HTTPMock's builders take the elements themselves.
+// them compiles. HTTPMock's builders take the elements themselves.
 
 /// bstien/HTTPMock's element of a `Path { … }` block.
 ///

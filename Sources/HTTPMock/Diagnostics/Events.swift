@@ -17,7 +17,7 @@ public struct HTTPMockEvent: Sendable, CustomStringConvertible {
 }
 
 /// A log handler, kept in a struct: on this toolchain a closure stored directly in
-/// lock-protected state is re-wrapped in a thunk on every read (SPEC §10).
+/// lock-protected state is re-wrapped in a thunk on every read.
 struct LogHandler: Sendable {
     let handle: @Sendable (HTTPMockEvent) -> Void
     /// The default handler ignores matched requests, so those need not wait for it.

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 #endif
 
-// SPEC §11.9: a `.failTest` miss fails the running test even when nobody calls `verify()`.
+// A `.failTest` miss fails the running test even when nobody calls `verify()`.
 // Swift Testing attributes an issue through task-local values (`Test.current`, a
 // `withKnownIssue` scope), and URL loading calls the protocol on a thread that has none. A task
 // started from the test's own task inherits them, so an issue it records belongs to the test.

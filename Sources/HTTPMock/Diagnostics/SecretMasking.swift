@@ -1,6 +1,6 @@
 import Foundation
 
-/// Masks secrets in what a person reads (SPEC §24): near-miss reports, the CLI's log, the
+/// Masks secrets in what a person reads: near-miss reports, the CLI's log, the
 /// dashboard. Header values of ``Redaction/default``'s headers (`Authorization`,
 /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`) and of API-key and token headers, and the
 /// values of well-known secret keys in query strings, JSON and form bodies (`password`, `pw`,

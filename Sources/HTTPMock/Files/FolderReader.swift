@@ -23,7 +23,7 @@ struct MockFolder: Sendable {
 /// Every real folder (device and inode) is read at most once, so reading ends and takes time
 /// linear in the number of folders whatever the links do: a link that leads back into a folder
 /// containing it (a loop) and a second way into a folder already read are skipped, each with a
-/// warning naming the link and its target (SPEC §24: a checkout or a home folder holds such
+/// warning naming the link and its target (a checkout or a home folder holds such
 /// links, and one of them is no reason to refuse the rest). Without this, one loop repeats the
 /// subtree until the path is too long for the system (40 repetitions), and two loops double the
 /// work at every level — reading never ends.

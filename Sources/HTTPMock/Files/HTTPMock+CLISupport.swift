@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the `httpmock` CLI needs from an instance beyond the public API (SPEC §13): loading a
+/// What the `httpmock` CLI needs from an instance beyond the public API: loading a
 /// mocks folder that holds the CLI's settings file, the hosts its routes name, and static files
 /// that answer only what no route does.
 extension HTTPMock {

@@ -55,7 +55,7 @@ package struct PackageTemplate: Sendable {
         }
     }
 
-    /// Renders with `context`, under the same step and output budget as `.template` (SPEC §11.8):
+    /// Renders with `context`, under the same step and output budget as `.template`:
     /// a runaway section throws an `HTTPMockError` saying why instead of burning a core.
     package func render(_ context: JSONValue) throws -> String {
         do {
@@ -81,7 +81,7 @@ extension HTTPMock {
     }
 
     /// Records a registration mistake that did not stop the registration (a Voodoo script that
-    /// does not compile) as a test failure at the registering call site (SPEC §7).
+    /// does not compile) as a test failure at the registering call site.
     package func reportRegistrationMistake(_ message: String, fileID: String, filePath: String, line: Int, column: Int) {
         Reporter.fail(message, at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }

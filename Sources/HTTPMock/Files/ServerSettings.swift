@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `httpmock` CLI's own `configuration.json` (Espresso-Martini's server settings), read and
-/// checked as strictly as a route file (SPEC §13): here rather than in the CLI so the reader is
+/// checked as strictly as a route file: here rather than in the CLI so the reader is
 /// fuzzed (`Fuzz/Sources/FuzzServerSettings`) and tested without a process.
 ///
 /// One object with the keys `hostname` (a string), `port` (a whole number from 0 to 65535),

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// Work on every core for loaders of thousands of independent items (SPEC §23, start-up: a
+/// Work on every core for loaders of thousands of independent items (start-up: a
 /// WireMock root of 10,000 mappings is parsed and compiled file by file, and no file depends
 /// on another).
 package enum Concurrently {

@@ -5,7 +5,7 @@ import Foundation
 /// `.withInternetDateTime` (and `.withFractionalSeconds`) — byte for byte
 /// (`ISO8601TextTests`), at a small fraction of its cost: the formatter builds an ICU date
 /// format per instance, about 0.2 ms on Linux, which every journal page and every `now` of a
-/// template paid (SPEC §23, admin traffic).
+/// template paid (admin traffic).
 package enum ISO8601Text {
     /// `date` in UTC, to the second or the millisecond (the nearest, as the formatter rounds).
     package static func string(from date: Date, fractional: Bool = false) -> String {

@@ -152,7 +152,7 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
 /// compared, so two registrations with predicates never share a queue.
 struct RequestPredicate: Hashable, Sendable {
     // Stored in a struct rather than directly in locked state: on this toolchain a closure kept
-    // in a lock-protected optional is re-wrapped in a thunk on every read (SPEC §10).
+    // in a lock-protected optional is re-wrapped in a thunk on every read.
     let id: Int
     let test: @Sendable (MockRequest) -> Bool
     /// Why a request fails the predicate, for near-miss reports (a WireMock mapping says which

@@ -140,7 +140,7 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// What `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` writes, byte for byte
     /// (`JSONValueTests.writerMatchesJSONEncoder`), written directly: the encoder's generic
     /// containers cost about ten times as much, which the admin API and the dashboard pay on
-    /// every journal page (SPEC §23, admin traffic). Keys are sorted by their UTF-8 bytes, as the
+    /// every journal page (admin traffic). Keys are sorted by their UTF-8 bytes, as the
     /// encoder sorts them; control characters are escaped as the encoder escapes them.
     package var compactBytes: [UInt8] {
         var output: [UInt8] = []

@@ -14,7 +14,7 @@ struct RouteKey: Hashable, Sendable {
     /// The scenario state the route needs; checked under the registry's lock, with the pop.
     var scenario: ScenarioState?
     /// WireMock's `priority` (1 highest), compared before specificity; `nil` counts as 5,
-    /// WireMock's default (SPEC §19).
+    /// WireMock's default.
     var priority: Int? = nil
     /// A name that replaces the generated description (a WireMock mapping's summary).
     var label: String? = nil

@@ -1,6 +1,6 @@
 import Foundation
 
-// What a live-control front end (the WireMock admin API, SPEC §19) needs from the registry:
+// What a live-control front end (the WireMock admin API) needs from the registry:
 // routes added and removed one by one by an identity it keeps, with a priority and a label;
 // the routes with what each has left; scenarios set by name; the journal cleared alone.
 
@@ -56,7 +56,7 @@ extension HTTPMock {
     /// - Throws: ``HTTPMockError`` naming the first route that is invalid and why.
     package func addAdminRoutes(_ routes: [AdminRoute], replacing: Set<Int> = []) throws -> [Int] {
         // Validated and prepared on every core (a WireMock root of 10,000 mappings is one batch,
-        // SPEC §23); only the insertion below is serial.
+        // issue 43); only the insertion below is serial.
         let defaultDomain = defaultDomain
         let store = registry.store
         typealias Keyed = (RouteKey, [MockResponse], SourceLocation)

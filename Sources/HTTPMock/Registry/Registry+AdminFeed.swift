@@ -1,6 +1,6 @@
 import Foundation
 
-// What the dashboard (SPEC §19, §24) reads beyond the admin API's needs: the journal's newest
+// What the dashboard reads beyond the admin API's needs: the journal's newest
 // entries by identity, without copying the journal; each route's conditions; what a client
 // received. Reading, never changing: the dashboard's feed polls these while a page is open.
 

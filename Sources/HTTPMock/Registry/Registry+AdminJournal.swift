@@ -1,6 +1,6 @@
 import Foundation
 
-// What the WireMock admin API (SPEC §22) reads and changes in the journal, at a cost that does
+// What the WireMock admin API reads and changes in the journal, at a cost that does
 // not grow with the journal: entries are in arrival order and their IDs only grow, so the
 // newest `limit` are the last `limit`, and an ID is found by binary search.
 
@@ -9,7 +9,7 @@ extension HTTPMock {
     /// or after `since` (`nil`: any), each kept when `include` says so; and how many entries
     /// the journal holds. Reads `limit` entries (plus those `include` skips), never the whole
     /// journal: a client polling `GET /__admin/requests?limit=20` costs O(20) however long the
-    /// journal is (SPEC §23).
+    /// journal is.
     package func adminNewestJournalEntries(
         limit: Int?, since: Date?, include: (RecordedRequest) -> Bool = { _ in true }
     ) -> (entries: [RecordedRequest], total: Int) {

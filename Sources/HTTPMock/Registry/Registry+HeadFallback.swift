@@ -2,7 +2,7 @@ import Foundation
 
 extension Registry {
     /// ``matchingRoutes(for:in:runningUserCode:)``, where a `HEAD` request that no route matches
-    /// is matched as a `GET` (RFC 9110 §9.3.2, SPEC §13): it gets the `GET` route's status and
+    /// is matched as a `GET` (RFC 9110 §9.3.2): it gets the `GET` route's status and
     /// headers, and no body (both transports send none to `HEAD`). The request itself stays a
     /// `HEAD` in the journal and for the response. A route registered for `HEAD` (or for any
     /// method) wins, since the fallback runs only when nothing matched.

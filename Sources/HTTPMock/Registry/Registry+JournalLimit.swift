@@ -1,6 +1,6 @@
 import Foundation
 
-/// How much of its history an instance's journal keeps (SPEC §11.8): a long-running server
+/// How much of its history an instance's journal keeps: a long-running server
 /// (`httpmock serve`) must not grow without bound. Unlimited by default, as tests read the
 /// whole journal.
 struct JournalLimits: Sendable {

@@ -53,7 +53,7 @@ extension MockResponse {
 }
 
 /// A dynamic response's closure, kept in a struct: on this toolchain a closure stored directly
-/// in lock-protected state is re-wrapped in a thunk on every read (SPEC §10).
+/// in lock-protected state is re-wrapped in a thunk on every read.
 struct DynamicHandler: Sendable {
     let handler: @Sendable (MockRequest) async throws -> MockResponse
     /// For a template: the same handler reading a given instance's store (see `bound(to:)`).

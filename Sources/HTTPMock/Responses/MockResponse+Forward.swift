@@ -75,7 +75,7 @@ enum Forwarding {
         outgoing.httpBody = request.body
         let sent = outgoing
         let (data, response): (Data, URLResponse) = try await withCheckedThrowingContinuation { continuation in
-            // Off any URL loading work queue: creating a task syncs onto the shared one (SPEC §10).
+            // Off any URL loading work queue: creating a task syncs onto the shared one.
             DispatchQueue.global().async {
                 session.dataTask(with: sent) { data, response, error in
                     if let error {

@@ -3,7 +3,7 @@ import Foundation
 // `status:` takes an `HTTPStatus`: a literal (`404`) or a constant (`.notFound`) converts, an `Int`
 // variable does not, and the compiler's own "cannot convert value of type 'Int'" does not say
 // what to write. These overloads cannot be called (their bodies only forward); they exist so
-// that mistake reads as a hint (SPEC §24). Literals still pick the `HTTPStatus` factories: the
+// that mistake reads as a hint. Literals still pick the `HTTPStatus` factories: the
 // type checker ranks an unavailable overload last (Tests/CompileFailures/StatusFromIntVariable.swift).
 
 extension MockResponse {

@@ -59,7 +59,7 @@ enum ResponsePlan {
         if let problem = delivery.problem {
             return .refuse(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
         }
-        // A 1xx final status, a header name that is no token, a CR/LF/NUL in a value (SPEC §11.8).
+        // A 1xx final status, a header name that is no token, a CR/LF/NUL in a value.
         if let problem = response.sendingProblems.first {
             return .refuse(HTTPMockError(.invalidRegistration, "\(request): \(problem)"))
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-// Answers a transport sends for its own endpoints (the admin API, SPEC §19) rather than for
+// Answers a transport sends for its own endpoints (the admin API) rather than for
 // the registry: nothing is resolved or journaled.
 
 extension ServedAnswer {

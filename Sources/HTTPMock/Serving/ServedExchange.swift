@@ -4,7 +4,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-// The HTTP server's executor of the response plan (SPEC §13): resolve through the same registry,
+// The HTTP server's executor of the response plan: resolve through the same registry,
 // report, then execute `ResponsePlan`'s steps with async waits and hand back what to put on the
 // wire (`ServedAnswer`), which `HTTPMockServer`'s `ResponseWriter` turns into NIO writes.
 // In two phases: `startServing` computes, without waiting or running user code, what needs

@@ -35,7 +35,7 @@ package struct ServedForward: Sendable {
     /// The largest upstream body the journal keeps, whole, so a recording can replay it: 64 MB,
     /// whatever ``HTTPMock/journalBodyLimit`` (a limit on request bodies) says; what the journal
     /// holds in all is bounded by ``HTTPMock/journalBytesLimit``. A larger body streams through
-    /// without being kept, so memory stays bounded whatever the upstream sends (SPEC §23), and a
+    /// without being kept, so memory stays bounded whatever the upstream sends, and a
     /// recording of it is refused, naming it. (It was the journal body limit: with the CLI's
     /// 1 MB, recordings replayed larger bodies as 0 bytes under their original length.)
     package var keptBodyLimit: Int { Self.keptBodyLimit }

@@ -14,7 +14,7 @@ extension PackageTemplate {
         }
     }
 
-    /// Renders with `context` (a dialect's model) under SPEC §11.8's budget: in place while
+    /// Renders with `context` (a dialect's model) under the template budget: in place while
     /// small, else off the cooperative pool, stopped when the awaiting task is cancelled (its
     /// request timed out or went away). `context` is called once per attempt.
     /// - Throws: `HTTPMockError` saying why the render stopped (a helper's mistake, the budget).

@@ -1,6 +1,6 @@
 import Foundation
 
-// Rendering under a budget (SPEC §11.8): a section over a large list inside another over the
+// Rendering under a budget: a section over a large list inside another over the
 // same list multiplies, so every render counts its steps and its output, and asks at intervals
 // whether its request is still wanted. A render that stops throws; it never keeps a core busy
 // after its request ended.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A parsed template, in one of the dialects of ``TemplateDialect`` (SPEC §21).
+/// A parsed template, in one of the dialects of ``TemplateDialect``.
 ///
 /// Mustache (HTTPMock's own, Voodoo's): variables `{{name}}` (also `{{{name}}}` and
 /// `{{&name}}`), sections `{{#name}}…{{/name}}`, inverted sections `{{^name}}…{{/name}}`,

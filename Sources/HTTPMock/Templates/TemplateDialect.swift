@@ -1,6 +1,6 @@
 import Foundation
 
-/// What differs between the template languages one engine reads (SPEC §21): HTTPMock's own
+/// What differs between the template languages one engine reads: HTTPMock's own
 /// and Voodoo's Mustache, WireMock's Handlebars. The caller supplies it with the template.
 package struct TemplateDialect: Sendable {
     /// Mustache reads dotted names only; Handlebars also reads helper calls, literals,

@@ -29,7 +29,7 @@ enum InvalidationAwareSession {
     }
 
     /// A closure kept in a struct: stored directly in lock-protected state it would be re-wrapped
-    /// on every read on this toolchain (SPEC §10).
+    /// on every read on this toolchain.
     struct InvalidationHandler: Sendable {
         let handle: @Sendable (URLSession) -> Void
     }

@@ -17,7 +17,7 @@ func JSContextGroupSetExecutionTimeLimit(
 /// What the process does once for JavaScriptCore, and what it reads of it.
 enum VoodooJavaScriptCore {
     /// Why scripts cannot run in this process, or `nil` when JavaScriptCore is ready; worked out
-    /// once, on first use (the first script that loads), never at start-up (SPEC §23).
+    /// once, on first use (the first script that loads), never at start-up.
     ///
     /// On Linux the library is opened here (``HTTPMockLoadJavaScriptCore``: the soname, or
     /// `HTTPMOCK_JAVASCRIPTCORE_LIBRARY`), not linked: a process that runs no script never loads

@@ -71,7 +71,7 @@ extension VoodooLoader {
                 response = try scripts.response(
                     source: source, file: scriptPath, firstLine: firstLine, bodies: VoodooBodies(loader: self, file: file), mock: mock)
             } catch let error as VoodooScriptLoadError {
-                // Voodoo loads the rest and fails this endpoint per request (SPEC §20).
+                // Voodoo loads the rest and fails this endpoint per request.
                 let message = "\(error.message) (endpoint \(target.name) in \(path)\(line.map { ":\($0)" } ?? ""))"
                 warnings.append(message)
                 response = .plaintext(message, status: .internalServerError, lifetime: .eternal)
@@ -97,7 +97,7 @@ extension VoodooLoader {
         let name = node[present: "javascriptFile"]?.scalar?.string ?? ""
         let line = node["javascriptFile"]?.mark?.line
         let url = URL(fileURLWithPath: name, relativeTo: file.deletingLastPathComponent()).standardizedFileURL
-        // Only a script is read: an error may quote what it reads (SPEC §23).
+        // Only a script is read: an error may quote what it reads.
         guard ["js", "mjs", "cjs"].contains(url.pathExtension.lowercased()) else {
             throw VoodooError.at(file.path, line, "javascriptFile \(VoodooError.quoted(name)) is not a JavaScript file (.js)")
         }

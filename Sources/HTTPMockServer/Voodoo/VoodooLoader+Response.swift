@@ -103,7 +103,7 @@ struct VoodooAnswer: Sendable {
     }
 
     /// `data` with `contentType` unless `headers` names one; an empty body without a type sends no
-    /// `Content-Type` at all, as Voodoo (SPEC §20).
+    /// `Content-Type` at all, as Voodoo.
     static func response(
         _ data: Data, contentType: String?, status: Int, headers: [String: String], lifetime: Lifetime
     ) -> MockResponse {

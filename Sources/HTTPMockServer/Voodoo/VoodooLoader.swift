@@ -3,7 +3,7 @@ import Foundation
 import HTTPMock
 import Yams
 
-/// Reads Voodoo's YAML endpoint files (SPEC §18, §20) into routes: every file and include, all or
+/// Reads Voodoo's YAML endpoint files into routes: every file and include, all or
 /// nothing, each mistake naming its file, line and key. A script that does not compile is not a
 /// mistake of the YAML: its endpoint answers 500 and the load goes on (``warnings``).
 struct VoodooLoader {
@@ -144,7 +144,7 @@ struct VoodooLoader {
 
 extension Node {
     /// The value of `key`; `nil` when the key is absent or null (`~`): Voodoo reads a null
-    /// optional key as an absent one (SPEC §20).
+    /// optional key as an absent one.
     subscript(present key: String) -> Node? {
         guard let value = self[key], value.null == nil else { return nil }
         return value

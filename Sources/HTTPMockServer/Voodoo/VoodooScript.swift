@@ -24,7 +24,7 @@ struct VoodooScriptLoadError: Error, CustomStringConvertible {
 final class VoodooScriptEngine: Sendable {
     let log: @Sendable (String) -> Void
     /// Made by the first script that loads: a configuration without scripts never loads
-    /// JavaScriptCore (SPEC §23: idle memory and start-up time).
+    /// JavaScriptCore (idle memory and start-up time stay low).
     private let madeRunner = NIOLockedValueBox<VoodooScriptRunner?>(nil)
 
     init(log: @escaping @Sendable (String) -> Void) {

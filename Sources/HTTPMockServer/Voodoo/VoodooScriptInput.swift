@@ -2,7 +2,7 @@
 import Foundation
 import HTTPMock
 
-/// What a script receives, as Voodoo gives it (SPEC §20): `request` as JSON text (a header sent
+/// What a script receives, as Voodoo gives it: `request` as JSON text (a header sent
 /// more than once is an array of its values, once a string; `bodyJSON` the parsed body), and the
 /// body's bytes, which become an `ArrayBuffer`. Then how its answer turns back into a response.
 struct VoodooScriptInput: Sendable {

@@ -1,7 +1,7 @@
 #if Server
 /// The JavaScript every Voodoo script context starts with: Voodoo's `Response` and `Body`
 /// helpers, `console.log` (collected per call, then written to the log), the call wrapper, and
-/// the limits of SPEC §23 that a script can only meet inside the engine.
+/// the limits of the Guarantees guide that a script can only meet inside the engine.
 enum VoodooScriptPrelude {
     /// The longest answer (the response's JSON, body included) a script may return, in characters.
     static let maximumAnswerLength = 64 << 20

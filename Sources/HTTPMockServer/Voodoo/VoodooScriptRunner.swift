@@ -10,7 +10,7 @@ import JavaScriptCore
 /// Runs the scripts of one Voodoo configuration: one JavaScriptCore virtual machine (a context
 /// group) and one thread, so scripts never run on the event loop, never two at once (a script's
 /// `cache` is read and written back within its turn: racing scripts never lose an update), and
-/// every run is watched (SPEC §23):
+/// every run is watched:
 /// - every ``tick`` of the script's CPU time the watchdog asks whether to stop it: its request
 ///   ended (the client left, or the request timed out: a request whose client has gone never
 ///   starts its script, and one running is cut at the next tick), it passed its deadline (the

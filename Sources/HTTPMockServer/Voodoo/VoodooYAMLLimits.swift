@@ -2,7 +2,7 @@
 import Foundation
 import Yams
 
-/// What a Voodoo YAML file may cost to read (SPEC §23): the parser recurses once per level of
+/// What a Voodoo YAML file may cost to read: the parser recurses once per level of
 /// nesting, and an alias repeats its anchor's whole value, so nine levels of ten aliases
 /// ("billion laughs") would expand to a billion values in a few hundred bytes.
 enum VoodooYAMLLimits {

@@ -110,7 +110,7 @@ extension AdminAPI {
         return ["status": .integer(status), "bodyAsBase64": "", "body": ""]
     }
 
-    /// A `LoggedRequest`, with the URL the client called (SPEC §22).
+    /// A `LoggedRequest`, with the URL the client called.
     static func loggedRequest(_ entry: RecordedRequest) -> JSONValue {
         let request = entry.request
         let called = request.calledURL

@@ -2,7 +2,7 @@
 import Foundation
 import HTTPMock
 
-// `/__admin/mappings…`: WireMock's stub mappings, in its shapes (SPEC §19, §22).
+// `/__admin/mappings…`: WireMock's stub mappings, in its shapes.
 
 extension AdminAPI {
     func mappings(method: String, _ path: [String], query: [URLQueryItem], body: Data?) -> ServedAnswer {
@@ -189,7 +189,7 @@ extension AdminAPI {
     /// The mapping id in the route name a WireMock mapping's route carries (`… [wiremock ID]`).
     static func mappingID(inRoute name: String) -> UUID? {
         // `… [wiremock UUID]`, read from the end by bytes: Foundation's backward search cost
-        // more than the rest of a journal page (SPEC §23, admin traffic).
+        // more than the rest of a journal page (admin traffic).
         let bytes = name.utf8
         guard bytes.count >= 47, bytes.last == UInt8(ascii: "]") else { return nil }
         let end = bytes.index(before: bytes.endIndex)

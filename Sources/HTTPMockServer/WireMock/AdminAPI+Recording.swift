@@ -2,7 +2,7 @@
 import Foundation
 import HTTPMock
 
-// `/__admin/recordings/…`: WireMock's recorder through HTTPMock's forwarding (SPEC §19, §22).
+// `/__admin/recordings/…`: WireMock's recorder through HTTPMock's forwarding.
 // `start` adds a route (the lowest priority: mappings still answer what they match) that
 // forwards every request to `targetBaseUrl`; `stop` turns what it forwarded into mappings,
 // `snapshot` does so for the proxied requests already in the journal. The journal keeps what

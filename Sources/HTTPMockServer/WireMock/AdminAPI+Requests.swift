@@ -83,7 +83,7 @@ extension AdminAPI {
 
     /// `GET /__admin/requests`: the newest first; `limit`, `since` (ISO 8601), `unmatched=true`,
     /// `matchingStub=ID` (the Java client's `ServeEventQuery`). Reads `limit` entries, not the
-    /// journal (SPEC §23).
+    /// journal.
     private func journalPage(_ query: [URLQueryItem]) throws(WireMockMappingError) -> JSONValue {
         let limit = try Self.count("limit", in: query)
         var since: Date?

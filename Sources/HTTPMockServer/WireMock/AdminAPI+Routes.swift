@@ -2,7 +2,7 @@
 import Foundation
 import HTTPMock
 
-// Which admin request goes where: WireMock's admin API (SPEC §19, §22), HTTPMock's own
+// Which admin request goes where: WireMock's admin API, HTTPMock's own
 // additions under `/__admin/httpmock/`, and the dashboard.
 
 extension AdminAPI {

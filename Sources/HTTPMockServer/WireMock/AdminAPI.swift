@@ -3,7 +3,7 @@ import Foundation
 import HTTPMock
 import NIOConcurrencyHelpers
 
-/// WireMock's admin API under `/__admin/` (SPEC §19), for one served instance. The connection
+/// WireMock's admin API under `/__admin/`, for one served instance. The connection
 /// handler asks it first for paths under `/__admin`; its answers are never journaled and never
 /// matched against the instance's routes.
 package final class AdminAPI: Sendable {

@@ -2,7 +2,7 @@
 import Foundation
 import HTTPMock
 
-// A request opened on the dashboard (SPEC §24): its request and response headers and bodies and
+// A request opened on the dashboard: its request and response headers and bodies and
 // its time, from `GET /__admin/dashboard/requests/{id}`, fetched when the page opens it, so the
 // event stream carries only what the list shows.
 

@@ -1,5 +1,5 @@
 #if Server
-// The dashboard page (SPEC §19, §24): one self-contained document, inline CSS and JavaScript, no
+// The dashboard page: one self-contained document, inline CSS and JavaScript, no
 // framework, no external asset. Every value it shows is set as text (`textContent`, attribute
 // values through `setAttribute`), never parsed as HTML: a URL, header or report cannot run a
 // script. Its script is in Dashboard+Script.swift.

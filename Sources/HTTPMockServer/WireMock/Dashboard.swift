@@ -3,7 +3,7 @@ import Foundation
 import HTTPMock
 import NIOConcurrencyHelpers
 
-// The live dashboard (SPEC §19, §24): what it shows, as JSON. The page (Dashboard+Page.swift)
+// The live dashboard: what it shows, as JSON. The page (Dashboard+Page.swift)
 // gets a snapshot, then deltas, from `GET /__admin/events` (DashboardFeed.swift), and a
 // request's headers and bodies from `GET /__admin/dashboard/requests/{id}` when it is opened.
 // Secrets are masked unless the instance's `revealSecrets` is set (SecretMasking); WireMock's own

@@ -3,7 +3,7 @@ import Foundation
 import HTTPMock
 import NIOConcurrencyHelpers
 
-/// The dashboard's event stream (`GET /__admin/events`, SPEC §19, §23): each page gets a
+/// The dashboard's event stream (`GET /__admin/events`): each page gets a
 /// snapshot, then deltas — the requests journaled or finished since, the routes whose queues
 /// moved, scenarios and store when they change — never the whole journal again.
 ///

@@ -33,7 +33,7 @@ final class WireMockState: Sendable {
         var loadedFiles: [UUID: LoadedFile] = [:]
         /// `DIR/__files`, for `bodyFileName`.
         var files: URL?
-        /// Every mapping's response is a template (SPEC §21), not only those that say so.
+        /// Every mapping's response is a template, not only those that say so.
         var globalTemplating = false
         /// Mappings from files whose response holds `{{` but is served as written.
         var literalTemplates = 0
@@ -111,7 +111,7 @@ final class WireMockState: Sendable {
     }
 
     /// The routes `mappings` become, compiled on every core (a root of 10,000 mappings is one
-    /// batch, SPEC §23); an error names a file mapping's place first.
+    /// batch); an error names a file mapping's place first.
     private static func routes(of mappings: [WireMockMapping], in contents: Contents) throws(WireMockMappingError) -> [AdminRoute] {
         let (files, globalTemplating) = (contents.files, contents.globalTemplating)
         return try Concurrently.map(mappings) { mapping throws(WireMockMappingError) -> AdminRoute in
@@ -163,7 +163,7 @@ final class WireMockState: Sendable {
 extension HTTPMock {
     /// Loads a WireMock root folder: every stub mapping in `mappings/` (and its subfolders,
     /// each `.json` file one mapping or `{"mappings": [...]}`), answering `bodyFileName` from
-    /// `__files/` (SPEC §19, §22).
+    /// `__files/`.
     ///
     /// A mapping becomes a route of this instance, matched with the others: `priority` first
     /// (1 is highest), then HTTPMock's specificity. Every mapping answers any number of times.
@@ -177,7 +177,7 @@ extension HTTPMock {
     /// try mock.loadWireMock(from: URL(fileURLWithPath: "mocks"))
     /// ```
     ///
-    /// Responses are templates (WireMock's response templating, SPEC §21) when the mapping
+    /// Responses are templates (WireMock's response templating) when the mapping
     /// says `"transformers": ["response-template"]`, or for every mapping with
     /// `globalTemplating` (WireMock's `--global-response-templating`): `body`, `jsonBody`,
     /// `bodyFileName` (the name and the file), header values and `proxyBaseUrl` are rendered

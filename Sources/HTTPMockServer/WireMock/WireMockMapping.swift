@@ -7,7 +7,7 @@ import HTTPMock
 struct WireMockMapping: Sendable {
     /// The parsed mapping, shared by copies: a loader and the admin state pass mappings around
     /// by value, and copying a dozen reference-counted fields each time was a tenth of the
-    /// start-up time with 10,000 mappings (SPEC §23).
+    /// start-up time with 10,000 mappings.
     private final class Storage: Sendable {
         let id: UUID
         let json: JSONValue
@@ -133,7 +133,7 @@ struct WireMockMapping: Sendable {
             source: nil)
     }
 
-    /// WireMock names the initial state `Started`; HTTPMock `"started"` (SPEC §16). Compared
+    /// WireMock names the initial state `Started`; HTTPMock `"started"`. Compared
     /// case-insensitively.
     static func ourState(_ state: String) -> String {
         state.lowercased() == ScenarioState.started ? ScenarioState.started : state
@@ -200,7 +200,7 @@ struct WireMockMapping: Sendable {
     }
 
     /// The route it becomes; its body file is read from `files` (`DIR/__files`); with
-    /// `globalTemplating` its response is a template even without `transformers` (SPEC §21).
+    /// `globalTemplating` its response is a template even without `transformers`.
     func route(files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> AdminRoute {
         var response = try self.response.make(
             files: files, webhooks: webhooks, globalTemplating: globalTemplating, stubHeaders: matchedStubHeaders)

@@ -19,7 +19,7 @@ struct WireMockProxy: Sendable {
             }
             return nil
         }
-        // A template (`{{…}}`) is rendered, and checked, per request (SPEC §21).
+        // A template (`{{…}}`) is rendered, and checked, per request.
         if case .string(let text) = given, text.contains("{{") { return nil }
         guard case .string(let text) = given, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host != nil

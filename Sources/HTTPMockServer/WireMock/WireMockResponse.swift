@@ -12,7 +12,7 @@ struct WireMockResponse: Sendable {
         "status", "statusMessage", "headers", "body", "jsonBody", "base64Body", "bodyFileName", "fixedDelayMilliseconds",
         "delayDistribution", "chunkedDribbleDelay", "fault", "proxyBaseUrl", "additionalProxyRequestHeaders",
         "removeProxyRequestHeaders", "proxyUrlPrefixToRemove",
-        // Response templating (SPEC §21): WireMock/Templating/ reads these two keys.
+        // Response templating: WireMock/Templating/ reads these two keys.
         "transformers", "transformerParameters",
     ]
 
@@ -152,7 +152,7 @@ struct WireMockResponse: Sendable {
     }
 
     /// The response, its body file read from `files` (`DIR/__files`). A templated definition
-    /// (`transformers`, or `globalTemplating`) renders per request (SPEC §21): it is built by
+    /// (`transformers`, or `globalTemplating`) renders per request: it is built by
     /// `WireMock/Templating/WireMockResponseTemplate.swift`, which calls back here for its
     /// static parts.
     ///

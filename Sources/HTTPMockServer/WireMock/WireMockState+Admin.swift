@@ -2,7 +2,7 @@
 import Foundation
 import HTTPMock
 
-// What the admin API needs of the mappings beyond adding and removing one (SPEC §22):
+// What the admin API needs of the mappings beyond adding and removing one:
 // metadata queries, removal by request pattern, imports, the mappings files saved.
 
 extension WireMockState {

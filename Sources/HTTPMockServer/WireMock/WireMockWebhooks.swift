@@ -13,7 +13,7 @@ import FoundationNetworking
 /// `delay`. Sent from a background queue; a failure to deliver is not the client's concern
 /// (WireMock logs it), so it is dropped.
 ///
-/// No loops (SPEC §23's rule for forwards, applied to webhooks): every webhook carries
+/// No loops (forwarding's rule, applied to webhooks): every webhook carries
 /// `Via: 1.1 httpmock-webhook-…`, this process's name for its webhooks, after the `Via` of the
 /// request that fired it. A request that arrives carrying that name is answered as usual but
 /// fires no webhook of its own, so a webhook that calls its own mapping (or a chain of

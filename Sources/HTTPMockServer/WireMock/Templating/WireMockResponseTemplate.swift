@@ -2,7 +2,7 @@
 import Foundation
 import HTTPMock
 
-/// A WireMock response rendered per request (SPEC §21): `"transformers": ["response-template"]`
+/// A WireMock response rendered per request: `"transformers": ["response-template"]`
 /// on the mapping, or global templating (`--global-response-templating`,
 /// `loadWireMock(from:globalTemplating:)`). Every template is parsed here, once, at
 /// registration: an unknown helper is a mistake naming the helper and the field, never `{{…}}`

@@ -3,7 +3,7 @@ import Foundation
 import HTTPMock
 import NIOConcurrencyHelpers
 
-/// WireMock's response templating (SPEC §21): the Handlebars dialect of the one template engine,
+/// WireMock's response templating: the Handlebars dialect of the one template engine,
 /// with WireMock's request model (``WireMockRequestModel``) and helpers.
 ///
 /// The reference is WireMock 2.35.1 (the jar PyPI's `wiremock` ships): `{{…}}` escapes HTML,
