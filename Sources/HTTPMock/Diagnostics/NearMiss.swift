@@ -78,9 +78,14 @@ enum NearMissAnalysis {
             distance += min(1, 0.5 + 0.25 * Double(lines.count))
             reasons += lines
         }
-        if let body = key.body, !body.matches(request, json: { facts.json(of: request) }) {
+        if let body = key.body, !body.matches(request, json: { facts.json(of: request) }, body: facts.body(of: request)) {
             distance += 1
-            reasons.append("body: expected \(body), got \(describeBody(request.body, revealSecrets: revealSecrets))")
+            if case .compiled(let compiled) = body.rule, let detail = compiled.matcher.mismatch(.body(facts.body(of: request))) {
+                // XML and XPath say where the body differs or why it is not XML.
+                reasons.append("body: " + detail)
+            } else {
+                reasons.append("body: expected \(body), got \(describeBody(request.body, revealSecrets: revealSecrets))")
+            }
         }
         if let conditions = key.conditions {
             // The URL, host and port weigh as a path does; the other matchers together as the

@@ -16,6 +16,8 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         case form([String: String])
         case graphQL(String)
         case jsonRPC(method: String)
+        /// A core matcher compiled at registration (XML, XPath), compared by its source.
+        case compiled(CompiledBodyMatcher)
         /// The matcher could not be built (an `Encodable` that failed to encode); registering it
         /// reports the message at the location.
         case invalid(String, SourceLocation)
@@ -90,6 +92,55 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
     /// `operationName` field, or else the name of the operation in its `query` document.
     public static func graphQL(operationName: String) -> BodyMatcher { BodyMatcher(rule: .graphQL(operationName)) }
 
+    /// The body is XML similar to `expected`, as WireMock's `equalToXml` (XMLUnit) compares:
+    /// namespace prefixes do not matter (their URIs do), nor attribute order, nor the order of
+    /// child elements with different names; text is compared trimmed; comments, processing
+    /// instructions and whitespace-only text are ignored; CDATA is text.
+    ///
+    /// ```swift
+    /// Path("/soap", method: .post, body: .xml("<order><id>7</id><qty>2</qty></order>")) { … }
+    /// ```
+    ///
+    /// `expected` that is not XML is a test failure at this call site, and the route is not
+    /// registered. A body that is not XML never matches; the near-miss report says why.
+    public static func xml(
+        _ expected: String, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> BodyMatcher {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        do throws(XMLTree.ParseError) {
+            let tree = try XMLTree(parsing: expected)
+            let matcher = XMLEqualityMatcher(expectedText: expected, expected: tree, placeholders: nil, exempted: [])
+            return BodyMatcher(rule: .compiled(CompiledBodyMatcher(source: "xml " + expected, matcher: .equalToXML(matcher))))
+        } catch {
+            return BodyMatcher(rule: .invalid("BodyMatcher.xml: the expected document is not XML: \(error)", location))
+        }
+    }
+
+    /// The body is XML in which the XPath 1.0 `expression` selects at least one node, as
+    /// WireMock's `matchesXPath`; `namespaces` binds the prefixes the expression uses.
+    ///
+    /// ```swift
+    /// Path("/soap", method: .post, body: .xPath("//order[qty > 1]")) { … }
+    /// Path("/soap", method: .post, body: .xPath("//s:Body/m:Ping", namespaces: ["s": soapURI, "m": "urn:app"])) { … }
+    /// ```
+    ///
+    /// An expression that does not parse is a test failure at this call site, and the route is
+    /// not registered. Evaluation is bounded (steps and text built, per request).
+    public static func xPath(
+        _ expression: String, namespaces: [String: String]? = nil,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> BodyMatcher {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        do throws(XPath.SyntaxError) {
+            let xpath = try XPath(expression, namespaces: namespaces)
+            let source = "xPath " + expression + (namespaces.map { " " + $0.sorted { $0.key < $1.key }.description } ?? "")
+            return BodyMatcher(
+                rule: .compiled(CompiledBodyMatcher(source: source, matcher: .matchesXPath(XPathMatcher(xpath: xpath, matcher: nil)))))
+        } catch {
+            return BodyMatcher(rule: .invalid("BodyMatcher.xPath: \(expression) is not an XPath expression: \(error)", location))
+        }
+    }
+
     private static func encode<Value: Encodable>(
         _ value: Value, encoder: JSONEncoder, name: String, location: SourceLocation, make: (JSONValue) -> Rule
     ) -> BodyMatcher {
@@ -100,8 +151,11 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    func matches(_ request: MockRequest, json: () -> JSONValue?) -> Bool {
+    /// Whether `request` satisfies it; `json` and `body` read the body once per request.
+    func matches(_ request: MockRequest, json: () -> JSONValue?, body: RequestBody) -> Bool {
         switch rule {
+        case .compiled(let compiled):
+            return compiled.matcher.matches(.body(body))
         case .equals(let text):
             // Bytes, not lossily decoded text: `FF FE` must not equal "\u{FFFD}\u{FFFD}".
             guard let body = request.body else { return text.isEmpty }
@@ -143,6 +197,7 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
             return ".form(\(fields.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }.joined(separator: "&")))"
         case .graphQL(let name): return ".graphQL(\(name))"
         case .jsonRPC(let method): return ".jsonRPC(method: \(method))"
+        case .compiled(let compiled): return compiled.matcher.description
         case .invalid(let message, _): return ".invalid(\(message))"
         }
     }
@@ -266,4 +321,14 @@ enum GraphQLDocument {
         }
         return nil
     }
+}
+
+/// A ``ValueMatcher`` a ``BodyMatcher`` compiled at registration: equal (one queue for equal
+/// registrations) when written from the same source.
+struct CompiledBodyMatcher: Hashable, Sendable {
+    let source: String
+    let matcher: ValueMatcher
+
+    static func == (lhs: CompiledBodyMatcher, rhs: CompiledBodyMatcher) -> Bool { lhs.source == rhs.source }
+    func hash(into hasher: inout Hasher) { hasher.combine(source) }
 }

@@ -45,7 +45,7 @@ struct RouteKey: Hashable, Sendable {
         if let method, method != request.method { return false }
         if let query, !query.matches(request.query) { return false }
         if let headers, !headers.matches(request.headers) { return false }
-        if let body, !body.matches(request, json: { facts.json(of: request) }) { return false }
+        if let body, !body.matches(request, json: { facts.json(of: request) }, body: facts.body(of: request)) { return false }
         if let conditions, !conditions.matches(request, parameters: parameters, facts: &facts) { return false }
         if let predicate, !predicate.test(request) { return false }
         return true
