@@ -78,6 +78,14 @@ struct MatchBudgetTests {
         #expect(ratio < 100, "the huge class costs \(ratio)× the small one")
     }
 
+    @Test("look-around repeated 38,888 times is a pattern too large, found by FuzzRegex, not 38,888 compilations")
+    func repeatedLookAroundIsTooLarge() throws {
+        #expect(throws: TextRegex.SyntaxError.self) { try TextRegex("(?i)(?=wwwwwwwwwwwwwwwwwwwws!=a&){1,38888}") }
+        #expect(throws: TextRegex.SyntaxError.self) { try TextRegex("(?>abc){1,40000}") }
+        // A few copies are fine.
+        #expect(try TextRegex("(?=a)(?:a(?=b)b){1,3}").matchesWhole("abab"))
+    }
+
     @Test("merging a class's ranges keeps its members")
     func normalizedClasses() throws {
         let cases: [(String, [String], [String])] = [

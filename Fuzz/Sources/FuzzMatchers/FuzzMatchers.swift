@@ -8,7 +8,8 @@ import FuzzSupport
 /// Input, one field a line: the query rule (`a=1&b=*&c=x,y`: `*` is `.any`, commas a repeated
 /// key; a leading `~` means `.contains`), the header rule (same form), the body matcher (its
 /// first character picks the kind — `=` equals, `~` contains, `j` json, `J` jsonContains,
-/// `f` form `a=1&b=2`, `g` graphQL operation name — the rest is its argument), the request URL
+/// `f` form `a=1&b=2`, `g` graphQL operation name, `x` an XML document, `p` an XPath — the rest
+/// is its argument), the request URL
 /// without its scheme, then the request body (the rest of the input, any bytes).
 func fuzzMatchers(_ bytes: [UInt8]) {
     let fields = Fuzzing.lines(bytes, count: 5)
@@ -26,7 +27,7 @@ func fuzzMatchers(_ bytes: [UInt8]) {
     _ = query.matches(request.query)
     _ = query.description
     _ = headers.matches(request.headers)
-    _ = body.matches(request) { JSONValue.parse(bodyBytes) }
+    _ = body.matches(request, json: { JSONValue.parse(bodyBytes) }, body: RequestBody(bodyBytes))
     _ = body.description
     _ = request.formParameters
 }
@@ -54,6 +55,8 @@ private func matcher(_ text: String) -> BodyMatcher {
     case "J": return JSONValue.parse(Data(argument.utf8)).map { BodyMatcher(rule: .jsonContains($0)) } ?? .equals(argument)
     case "f": return .form(Dictionary(pairs(argument, separator: "&"), uniquingKeysWith: { first, _ in first }))
     case "g": return .graphQL(operationName: argument)
+    case "x": return .xml(argument)
+    case "p": return .xPath(argument)
     default: return .equals(argument)
     }
 }
