@@ -181,7 +181,7 @@ struct WireMockAdminTests {
             #expect(page.contains("/__admin/events"))
             let client = try RawClient(port: server.port)
             try client.send("GET /__admin/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            let events = client.read(timeout: 5) { $0.contains("\"routes\"") }
+            let events = client.read(timeout: 30) { $0.contains("\"routes\"") }
             #expect(events.contains("text/event-stream"))
             #expect(events.contains("data: {"))
         }
