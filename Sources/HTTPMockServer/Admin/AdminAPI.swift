@@ -19,6 +19,8 @@ package final class AdminAPI: Sendable {
     /// WireMock's `--no-request-journal`: nothing is journaled, and the journal's endpoints
     /// answer as WireMock's do then (`"requestJournalDisabled": true`, or 500 for a listing).
     let journalDisabled: Bool
+    /// The dashboard's event feed while a page is open (``DashboardFeed/of(_:)``).
+    let dashboardFeed = NIOLockedValueBox(DashboardFeed.Slot())
 
     /// - Parameters:
     ///   - mock: The served instance.
