@@ -215,9 +215,10 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
 
     // MARK: Internal helpers
 
-    /// The document in `data`, or `nil` when it is not JSON.
+    /// The document in `data`, or `nil` when it is not JSON (``JSONReader``, the reader of
+    /// mapping files, so a body is read as a mapping's JSON is).
     static func parse(_ data: Data) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: data)
+        try? JSONReader.parse(data)
     }
 
     /// `value` encoded with `encoder` and read back as a document.

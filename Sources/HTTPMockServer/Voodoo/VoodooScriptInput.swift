@@ -47,7 +47,7 @@ struct VoodooScriptInput: Sendable {
     /// Reads `__voodooCall`'s JSON: the response, and the cache keys the script changed from
     /// `store` (`nil`: removed).
     static func decode(_ text: String, store: [String: JSONValue]) throws -> (JSONValue, [String: JSONValue?]) {
-        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        let value = try JSONReader.parse(text)
         guard let response = value["response"] else { throw HTTPMockError(.mockTree, "the script returned no response") }
         var changes: [String: JSONValue?] = [:]
         if case .object(let cache)? = value["cache"] {

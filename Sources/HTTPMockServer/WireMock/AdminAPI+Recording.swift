@@ -170,7 +170,7 @@ extension AdminAPI {
         }
         if !headers.isEmpty { pattern["headers"] = .object(headers) }
         if let body = request.body, !body.isEmpty, let text = String(data: body, encoding: .utf8) {
-            let isJSON = (try? JSONDecoder().decode(JSONValue.self, from: body)) != nil
+            let isJSON = (try? JSONReader.parse(body)) != nil
             let matcher: JSONValue
             switch spec.bodyMatcher {
             case .auto where isJSON, .equalToJson:
