@@ -47,14 +47,12 @@ enum Forwarder {
         let host = url.host ?? "localhost"
         let secure = url.scheme?.lowercased() == "https"
         let port = url.port ?? (secure ? 443 : 80)
-        var tls: NIOSSLContext?
-        if secure {
-            do {
-                tls = try UpstreamTLS.context(forHop: hop)
-            } catch {
+        let tls: NIOSSLContext?
+        do {
+            tls = secure ? try UpstreamTLS.context(forHop: hop) : nil
+        } catch {
                 writing?.start()
-                return await badGateway(forward, reason: "no TLS client for \(host):\(port) (\(error))", on: downstream, keepAlive: keepAlive)
-            }
+            return await badGateway(forward, reason: "no TLS client for \(host):\(port) (\(error))", on: downstream, keepAlive: keepAlive)
         }
         let done = downstream.eventLoop.makePromise(of: Relay.Outcome?.self)
         let timeout = TimeAmount.nanoseconds(Int64(WaitTime.nanoseconds(forward.timeout)))

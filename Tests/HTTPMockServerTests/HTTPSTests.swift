@@ -105,7 +105,7 @@ struct HTTPSTests {
         let upstreamMock = HTTPMock()
         let body = Data(repeating: UInt8(ascii: "x"), count: 400_000)
         upstreamMock.addResponses(
-            forPath: "/big", responses: [.data(body, delivery: .throttled(bytesPerSecond: 200_000), lifetime: .eternal)])
+            forPath: "/big", responses: [.data(body, lifetime: .eternal, delivery: .throttled(bytesPerSecond: 200_000))])
         let upstream = try await upstreamMock.startServer(tls: .generated)
         defer { Task { await upstream.stop() } }
         let folder = try temporaryFolder("httpmock-upstream")

@@ -72,7 +72,7 @@ package struct CertificateAuthority: Sendable {
                 throw CocoaError(.fileWriteNoPermission)
             }
             let handle = try FileHandle(forWritingTo: keyURL)
-            try handle.write(contentsOf: Data(try authority.privateKey.serializeAsPEM().pemString.utf8 + "\n".utf8))
+            try handle.write(contentsOf: Data((try authority.privateKey.serializeAsPEM().pemString + "\n").utf8))
             try handle.close()
             try Data((try authority.certificatePEM + "\n").utf8).write(to: certificateURL, options: .atomic)
             try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: certificateURL.path)
