@@ -21,7 +21,9 @@ let package = Package(
         .executable(name: "httpmock", targets: ["httpmock"]),
     ],
     traits: [
-        .trait(name: "Server", description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1, HTTPS and HTTP/2 on SwiftNIO) and the httpmock CLI."),
+        .trait(
+            name: "Server",
+            description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1, HTTPS and HTTP/2 on SwiftNIO) and the httpmock CLI."),
         .trait(
             name: "JavaScript",
             description: "Voodoo's JavaScript responses on JavaScriptCore (Linux: libjavascriptcoregtk-4.1-0, opened on first use).",

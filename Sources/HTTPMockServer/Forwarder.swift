@@ -51,7 +51,7 @@ enum Forwarder {
         do {
             tls = secure ? try UpstreamTLS.context(forHop: hop) : nil
         } catch {
-                writing?.start()
+            writing?.start()
             return await badGateway(forward, reason: "no TLS client for \(host):\(port) (\(error))", on: downstream, keepAlive: keepAlive)
         }
         let done = downstream.eventLoop.makePromise(of: Relay.Outcome?.self)

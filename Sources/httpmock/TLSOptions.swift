@@ -80,7 +80,8 @@ struct TLSOptions: ParsableArguments {
     var certificateNote: String {
         if let tlsCert { return "certificate \(tlsCert)" }
         if let httpsKeystore { return "key store \(httpsKeystore)" }
-        return "certificate signed by the CA in \(Self.caDirectory(caDir).appendingPathComponent(CertificateAuthority.certificateFile).path)"
+        return
+            "certificate signed by the CA in \(Self.caDirectory(caDir).appendingPathComponent(CertificateAuthority.certificateFile).path)"
     }
 
     static func caDirectory(_ path: String?) -> URL {

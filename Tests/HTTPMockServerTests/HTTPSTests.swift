@@ -23,7 +23,9 @@ struct HTTPSTests {
         return root
     }
 
-    @Test("httpmock ca exports a CA kept in --ca-dir (key 0600); serve --https-port answers curl --cacert over HTTP/1.1 and HTTP/2, h2c on the plain port")
+    @Test(
+        "httpmock ca exports a CA kept in --ca-dir (key 0600); serve --https-port answers curl --cacert over HTTP/1.1 and HTTP/2, h2c on the plain port"
+    )
     func cliHTTPSWithExportedCA() async throws {
         let folder = try temporaryFolder("httpmock-https")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -120,8 +122,10 @@ struct HTTPSTests {
         defer { Task { await server.stop() } }
         let timing = try await runCommand(
             "/usr/bin/curl",
-            ["-s", "-m", "30", "-o", "/dev/null", "-w", "%{http_code} %{size_download} %{time_starttransfer} %{time_total}",
-             server.baseURL.absoluteString + "/big"], timeout: 40)
+            [
+                "-s", "-m", "30", "-o", "/dev/null", "-w", "%{http_code} %{size_download} %{time_starttransfer} %{time_total}",
+                server.baseURL.absoluteString + "/big",
+            ], timeout: 40)
         let fields = timing.output.split(separator: " ")
         #expect(fields.count == 4 && fields[0] == "200" && fields[1] == "400000", "\(timing)")
         if fields.count == 4, let first = Double(fields[2]), let total = Double(fields[3]) {

@@ -51,7 +51,9 @@ extension ServedForward {
     /// The forward of `request` to `base`, when the server streams it (an `http://` or
     /// `https://` base).
     init?(_ request: MockRequest, base: URL, registry: Registry, journalID: Int, timeout: TimeInterval) {
-        guard ["http", "https"].contains(base.scheme?.lowercased() ?? ""), let url = Forwarding.target(for: request, base: base) else { return nil }
+        guard ["http", "https"].contains(base.scheme?.lowercased() ?? ""), let url = Forwarding.target(for: request, base: base) else {
+            return nil
+        }
         self.url = url
         self.method = request.method.rawValue
         self.headers = request.headers.filter { HTTPHeaders.lowercased($0.name) != "host" }.map { (name: $0.name, value: $0.value) }

@@ -117,7 +117,8 @@ public struct HTTPMockTLS: Sendable {
             return (try NIOSSLContext(configuration: configuration), authorityPEM)
         } catch {
             throw HTTPMockError(
-                .invalidRegistration, "HTTPS: the certificate and private key cannot serve TLS together (\(error)); is the key the certificate's?")
+                .invalidRegistration,
+                "HTTPS: the certificate and private key cannot serve TLS together (\(error)); is the key the certificate's?")
         }
     }
 }

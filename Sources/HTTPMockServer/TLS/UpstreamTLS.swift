@@ -27,7 +27,8 @@ enum UpstreamTLS {
             throw TLSFiles.unparsable(file, what: "the upstream CA", expected: "a PEM certificate", error: error)
         }
         guard !certificates.isEmpty else {
-            throw HTTPMockError(.invalidRegistration, "HTTPS: the upstream CA \(file.path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+            throw HTTPMockError(
+                .invalidRegistration, "HTTPS: the upstream CA \(file.path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
         extraTrust.withLockedValue { $0[hop] = certificates }
     }
