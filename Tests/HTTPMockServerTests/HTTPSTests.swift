@@ -102,6 +102,39 @@ struct HTTPSTests {
         #expect(missing.errors.contains("cannot read the certificate \(bad.path).missing"), "\(missing)")
     }
 
+    @Test("--tls-cert/--tls-key (PEM) and --https-keystore (PKCS#12, WireMock's flag) serve a certificate of the user's own")
+    func userCertificates() async throws {
+        let folder = try temporaryFolder("httpmock-owncert")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cert = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        let store = folder.appendingPathComponent("store.p12").path
+        let made = try await runCommand(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost", "-days", "2", "-keyout", key, "-out", cert,
+            ])
+        try #require(made.status == 0, "\(made)")
+        let exported = try await runCommand(
+            "/usr/bin/openssl", ["pkcs12", "-export", "-in", cert, "-inkey", key, "-out", store, "-passout", "pass:secret"])
+        try #require(exported.status == 0, "\(exported)")
+        let root = try Self.root(in: folder)
+        for flags in [["--tls-cert", cert, "--tls-key", key], ["--https-keystore", store, "--keystore-password", "secret"]] {
+            let (cli, _) = try await startServe(["--port", "0", "--https-port", "0", "--root-dir", root.path] + flags, in: folder)
+            defer { kill(cli.process.processIdentifier, SIGTERM) }
+            let line = try #require(cli.text.split(separator: "\n").first { $0.contains("serving https on https://") })
+            let port = try #require(URL(string: String(line.split(separator: " ")[4]))?.port)
+            let answer = try await Self.curl(["--cacert", cert, "--http2", "https://localhost:\(port)/hello"])
+            #expect(answer.output == "hi 2 200", "\(flags): \(answer)")
+        }
+        let wrongPassword = try await runCommand(
+            try httpmockExecutable().path, ["serve", "--https-port", "0", "--https-keystore", store, "--keystore-password", "nope"],
+            timeout: 30)
+        #expect(wrongPassword.status != 0)
+        #expect(wrongPassword.errors.contains("the key store \(store) cannot be opened as PKCS#12"), "\(wrongPassword)")
+    }
+
     @Test("a forward to an https:// upstream streams: the head and first bytes come before the upstream's body ends")
     func httpsForwardStreams() async throws {
         let upstreamMock = HTTPMock()
