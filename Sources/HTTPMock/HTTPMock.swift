@@ -55,6 +55,10 @@ public final class HTTPMock: Sendable {
 
     private let lazySession = Locked<URLSession?>(nil)
 
+    /// What other targets of this package keep per instance (``frontEndState(_:make:)``), by
+    /// type: it lives and dies with the instance.
+    let frontEndStates = Locked<[ObjectIdentifier: any Sendable]>([:])
+
     /// The cookie storage of ``urlSession`` and of every configuration
     /// ``makeSessionConfiguration(from:)`` returns: `Set-Cookie` headers of mocked responses are
     /// stored here, and later requests through those sessions carry them in `Cookie`.

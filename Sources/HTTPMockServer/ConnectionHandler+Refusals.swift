@@ -39,9 +39,7 @@ extension ConnectionHandler {
             )
         }
         if blockSize > maximumHeaderBlock {
-            return (
-                .requestHeaderFieldsTooLarge, "HTTPMock: the request's header block is larger than \(maximumHeaderBlock / 1024) KB.\n"
-            )
+            return (.requestHeaderFieldsTooLarge, headerBlockTooLarge)
         }
         if hostCount > 1 {
             return (.badRequest, "HTTPMock: the request has \(hostCount) Host header fields; HTTP/1.1 allows one.\n")
@@ -69,6 +67,9 @@ extension ConnectionHandler {
         let expected = UnsafeBufferPointer(start: lowercased.utf8Start, count: lowercased.utf8CodeUnitCount)
         return name.utf8.count == expected.count && zip(name.utf8, expected).allSatisfy { $0 | 0x20 == $1 }
     }
+
+    /// What a 431 says.
+    static let headerBlockTooLarge = "HTTPMock: the request's header block is larger than \(maximumHeaderBlock / 1024) KB.\n"
 
     /// What a 413 says.
     static func tooLarge(_ limit: Int) -> String {

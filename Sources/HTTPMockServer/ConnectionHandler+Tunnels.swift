@@ -25,7 +25,7 @@ extension ConnectionHandler {
     /// Puts a fresh request decoder where the current one is; the current one, removed, hands
     /// it the bytes it has not parsed (`leftOverBytesStrategy: .forwardBytes`).
     private func replaceDecoder(context: ChannelHandlerContext) {
-        let fresh = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
+        let fresh = Self.makeDecoder()
         do {
             try context.pipeline.syncOperations.addHandler(fresh, position: .after(decoder))
         } catch {

@@ -8,10 +8,8 @@ import NIOHTTP1
 /// is served at a time per connection), turns each into a request for the instance's registry
 /// and writes the answer. Runs on the channel's event loop; the answer is computed in a task.
 ///
-/// Per-request state belongs to its request: each request gets an ID when its head arrives, and
-/// the clean-up after its answer touches the connection's state only while that ID is still the
-/// one being answered. NIO delivers the next pipelined request (or a parser error) from inside
-/// the write of the previous response's end, before that clean-up runs.
+/// What the connection is doing lives in a ``ConnectionState`` value: each channel event goes
+/// to it, and the handler carries out the action it returns (write, serve, close, probe).
 final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -22,36 +20,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Request targets longer than this get 414.
     static let maximumTarget = 8 * 1024
 
-    /// A request being read: from its head to its end.
-    private struct Incoming {
-        let id: Int
-        let head: HTTPRequestHead
-        var body: ByteBuffer?
-    }
-
-    /// A request being answered: from its end until its response ends.
-    private struct Answering {
-        let id: Int
-        let version: HTTPVersion
-        /// Set by the request's task once it starts writing the response; `nil` for an answer
-        /// written from the event loop (``writeAtOnce(_:for:context:)``), which is written before
-        /// the loop turns again and needs no probe.
-        var writing: WritingFlag?
-        var task: Task<Void, Never>?
-    }
-
     let site: ServingSite
     /// The request decoder in the pipeline (replaced after CONNECT and a declined upgrade).
     var decoder: ByteToMessageHandler<HTTPRequestDecoder>
-    private var lastID = 0
-    private var incoming: Incoming?
-    private var answering: Answering?
-    /// A refusal (400, 413, 414, 431, 501) that waits for the answer in progress to end.
-    private var pendingRefusal: (status: HTTPResponseStatus, reason: String)?
-    /// Set when a request was refused: the rest of the connection is ignored.
-    private var isRejected = false
-    /// The client half-closed its side: close once the answer in progress is written.
-    private var isInputClosed = false
+    /// What the connection is doing: reading, answering, refused, half-closed.
+    private var state: ConnectionState
     /// Set while an answer is written from the event loop (``writeAtOnce(_:for:context:)``).
     private var isWritingAtOnce = false
     /// The last request's target (its URL, read for lookup), with the path, `Host` value and
@@ -73,11 +46,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         self.site = site
         self.decoder = decoder
         self.idleTimeout = idleTimeout
+        self.state = ConnectionState(maximumBody: site.maximumRequestBody)
     }
 
     /// Sets up a new connection's pipeline.
     static func install(on channel: any Channel, site: ServingSite, idleTimeout: TimeAmount) throws {
-        let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
+        let decoder = makeDecoder()
         // HTTPMock frames its responses itself (ResponseWriter.framed): NIO would frame a HEAD
         // answer to an event stream as chunked and write the chunked terminator as its body.
         var encoder = HTTPResponseEncoder.Configuration()
@@ -88,6 +62,19 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             HTTPServerPipelineHandler(),
             ConnectionHandler(site: site, decoder: decoder, idleTimeout: idleTimeout),
         ])
+    }
+
+    /// A request decoder: NIO's parser, handing the bytes it did not parse to the decoder that
+    /// replaces it (an upgrade declined, a tunnel).
+    ///
+    /// NIO's limits (`NIOHTTPDecoderLimitConfiguration`) stay at their default, 80 KB: they count
+    /// the request target with the header fields, so at 64 KB a 70 KB target would fail the
+    /// parse as 431 where ``refusal(of:site:)`` answers 414 naming the target. Not
+    /// `configureHTTPServerPipeline`: its error handler answers a parse error itself, with no
+    /// body saying what was wrong, and it keeps no reference to the decoder, which a CONNECT
+    /// tunnel or a declined upgrade replaces.
+    static func makeDecoder() -> ByteToMessageHandler<HTTPRequestDecoder> {
+        ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .forwardBytes))
     }
 
     // MARK: - Idle connections
@@ -132,52 +119,26 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         idleCheck = nil
         guard context.channel.isActive else { return }
         let idleFor = NIODeadline.now() - lastActivity
-        if answering == nil, idleFor >= idleTimeout {
+        if state.isIdle, idleFor >= idleTimeout {
             context.close(promise: nil)
             return
         }
-        scheduleIdleCheck(in: answering == nil ? idleTimeout - idleFor : idleTimeout, context: context)
+        scheduleIdleCheck(in: state.isIdle ? idleTimeout - idleFor : idleTimeout, context: context)
     }
 
     // MARK: - Reading
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !isRejected else { return }
+        let action: ConnectionState.Action
         switch unwrapInboundIn(data) {
         case .head(let head):
-            lastID += 1
-            if let (status, reason) = Self.refusal(of: head, site: site) {
-                reject(context: context, status: status, reason: reason)
-                return
-            }
-            incoming = Incoming(id: lastID, head: head, body: nil)
-            if Self.expectsContinue(head) {
-                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
-            }
+            action = state.receivedHead(head, expectsContinue: Self.expectsContinue(head)) { Self.refusal(of: head, site: site) }
         case .body(var chunk):
-            guard incoming != nil else { return }
-            let read = incoming?.body?.readableBytes ?? 0
-            if read + chunk.readableBytes > site.maximumRequestBody {
-                incoming = nil
-                reject(context: context, status: .payloadTooLarge, reason: Self.tooLarge(site.maximumRequestBody))
-                return
-            }
-            // Appended in place: a copy of `incoming` taken here would share its buffer, and the
-            // append would then copy the whole body so far for every chunk (quadratic).
-            if read == 0 {
-                incoming?.body = chunk
-            } else {
-                incoming?.body?.writeBuffer(&chunk)
-            }
+            action = state.receivedBody(&chunk)
         case .end:
-            guard let request = incoming.take() else { return }
-            if request.head.method == .CONNECT {
-                connect(context: context, head: request.head)
-            } else {
-                if Self.offersUpgrade(request.head) { declineUpgrade(context: context) }
-                serve(context: context, id: request.id, head: request.head, body: request.body)
-            }
+            action = state.receivedEnd()
         }
+        perform(action, context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -185,50 +146,51 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             context.close(promise: nil)
             return
         }
-        incoming = nil
-        if parserError == .headerOverflow {
-            reject(
-                context: context, status: .requestHeaderFieldsTooLarge,
-                reason: "HTTPMock: the request's header block is too large.\n")
-        } else {
-            reject(context: context, status: .badRequest, reason: "HTTPMock: malformed HTTP request (\(parserError)).\n")
-        }
+        perform(state.parserFailed(parserError), context: context)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if case ChannelEvent.inputClosed = event {
-            // A request followed by a half-close is answered first.
-            isInputClosed = true
-            if let answering {
-                scheduleProbe(of: answering, context: context)
-            } else if incoming == nil {
-                context.close(promise: nil)
-            }
+            perform(state.inputClosed(), context: context)
             return
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        answering?.task?.cancel()
-        answering = nil
+        state.closed()?.cancel()
         idleCheck?.cancel()
         idleCheck = nil
         context.fireChannelInactive()
     }
 
+    /// Carries out what ``state`` said to do.
+    private func perform(_ action: ConnectionState.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .none:
+            break
+        case .sendContinue(let version):
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: .continue))), promise: nil)
+        case .writeRefusal(let refusal):
+            writeRefusal(context: context, status: refusal.status, reason: refusal.reason)
+        case .serve(let id, let head, let body):
+            if Self.offersUpgrade(head) { declineUpgrade(context: context) }
+            serve(context: context, id: id, head: head, body: body)
+        case .connect(let head):
+            connect(context: context, head: head)
+        case .close:
+            context.close(promise: nil)
+        case .probe(let id):
+            scheduleProbe(of: id, context: context)
+        }
+    }
+
     /// Called on the event loop when request `id`'s answer is written. Does nothing when another
     /// request is being answered by now.
     private func answered(_ id: Int, context: ChannelHandlerContext) {
-        guard answering?.id == id else { return }
-        answering = nil
+        guard state.isAnswering(id) else { return }
         lastActivity = .now()
-        if let refusal = pendingRefusal {
-            pendingRefusal = nil
-            writeRefusal(context: context, status: refusal.status, reason: refusal.reason)
-        } else if isInputClosed, incoming == nil {
-            context.close(promise: nil)
-        }
+        perform(state.answered(id), context: context)
     }
 
     /// A client that half-closed (`shutdown(SHUT_WR)`) and one that closed look the same until
@@ -237,13 +199,11 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// (which HTTP/1.1 clients accept before any response) goes out: the kernel of a client that
     /// is gone answers it with a reset, which closes the channel and cancels the request's
     /// handler or gate; a client that only half-closed reads it and then the answer.
-    private func scheduleProbe(of answering: Answering, context: ChannelHandlerContext) {
-        guard answering.version.major == 1, answering.version.minor >= 1 else { return }
-        let id = answering.id
+    private func scheduleProbe(of id: Int, context: ChannelHandlerContext) {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         context.eventLoop.scheduleTask(in: .milliseconds(500)) {
             let (handler, context) = bound.value
-            guard let answering = handler.answering, answering.id == id, let writing = answering.writing else { return }
+            guard let writing = handler.state.probeDue(id) else { return }
             writing.unlessStarted {
                 let interim = HTTPResponseHead(version: .http1_1, status: .continue)
                 context.writeAndFlush(handler.wrapOutboundOut(.head(interim)), promise: nil)
@@ -255,13 +215,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Answers `status` with a short body and closes; after the answer in progress, if any.
     func reject(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
-        guard !isRejected else { return }
-        isRejected = true
-        if answering != nil {
-            if pendingRefusal == nil { pendingRefusal = (status, reason) }
-            return
-        }
-        writeRefusal(context: context, status: status, reason: reason)
+        perform(state.reject((status, reason)), context: context)
     }
 
     private func writeRefusal(context: ChannelHandlerContext, status: HTTPResponseStatus, reason: String) {
@@ -293,7 +247,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             reject(context: context, status: .badRequest, reason: "HTTPMock: the request target \(head.uri) is not a URL.\n")
             return
         }
-        answering = Answering(id: id, version: head.version)
+        state.startAnswering(id, version: head.version)
         let method = head.method.rawValue
         var headers = MockHeaders()
         for (name, value) in head.headers { headers.combine(name: name, value: value) }
@@ -323,13 +277,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             source = .registry(start)
         }
         let writing = WritingFlag()
-        answering?.writing = writing
         let site = self.site
         let channel = context.channel
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loopContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         let keepAlive = head.isKeepAlive
-        answering?.task = Task {
+        let task = Task {
             let answer: ServedAnswer =
                 switch source {
                 case .admin(let admin, let cors):
@@ -354,6 +307,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
                 handler.value.answered(id, context: loopContext.value)
             }
         }
+        state.answerRuns(in: task, writing: writing)
     }
 
     /// Who answers a request.
@@ -418,7 +372,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// Writes a whole response from the event loop, unless its request is no longer the one
     /// being answered (the connection closed meanwhile).
     private func writeAtOnce(_ response: ResponseWriter.AtOnce, for exchange: Exchange, context: ChannelHandlerContext) {
-        guard let answering, answering.id == exchange.id else { return }
+        guard state.isAnswering(exchange.id) else { return }
         isWritingAtOnce = true
         ResponseWriter.writeAtOnce(response, context: context, keepAlive: exchange.keepAlive, kept: &keptParts)
         isWritingAtOnce = false

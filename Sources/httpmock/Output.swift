@@ -90,21 +90,24 @@ private final class LineQueue: @unchecked Sendable {
 
     func enqueue(_ text: String, to descriptor: Int32) {
         let bytes = Array(text.utf8)
-        condition.withLock {
-            guard !broken.contains(descriptor) else { return }
+        let startsWriter = condition.withLock { () -> Bool in
+            guard !broken.contains(descriptor) else { return false }
             guard pendingBytes + bytes.count <= Output.pendingLimit else {
                 dropped[descriptor, default: 0] += 1
-                return
+                return false
             }
             pending.append((descriptor, bytes))
             pendingBytes += bytes.count
-            if !writerStarted {
-                writerStarted = true
-                let thread = Thread { [self] in self.drain() }
-                thread.name = "httpmock log writer"
-                thread.start()
-            }
             condition.signal()
+            defer { writerStarted = true }
+            return !writerStarted
+        }
+        // The writer starts after the lock is released (no thread is created under a lock): it
+        // finds the line queued, as it looks before it waits.
+        if startsWriter {
+            let thread = Thread { [self] in self.drain() }
+            thread.name = "httpmock log writer"
+            thread.start()
         }
     }
 

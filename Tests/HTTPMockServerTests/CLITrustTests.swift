@@ -297,7 +297,9 @@ struct CLITrustTests {
                     text += String(decoding: chunk, as: UTF8.self)
                 }
                 kill(process.processIdentifier, SIGTERM)
-                let deadline = Date().addingTimeInterval(5)
+                // A deadline a busy machine cannot reach by accident: a caught signal exits in
+                // milliseconds, an uncaught one never.
+                let deadline = Date().addingTimeInterval(30)
                 while process.isRunning, Date() < deadline { usleep(10_000) }
                 guard !process.isRunning else {
                     kill(process.processIdentifier, SIGKILL)
@@ -308,7 +310,7 @@ struct CLITrustTests {
             }
         }
         // Before the signals were caught ahead of the line: killed by SIGTERM (-15 here) or, with
-        // the signal ignored but not yet watched, still running after 5 s (nil).
+        // the signal ignored but not yet watched, still running after 30 s (nil).
         #expect(statuses == Array(repeating: 0, count: 10))
     }
 

@@ -430,10 +430,10 @@ struct ReachCLITests {
         let guide = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
                 "../../Docs/HTTPMock.docc/Voodoo.md"), encoding: .utf8)
-        let start = try #require(guide.range(of: "```sh\nhttpmock run -c endpoints/ > httpmock.out"))
+        let start = try #require(guide.range(of: "```sh\nhttpmock run -c endpoints/"))
         let block = guide[start.upperBound...].prefix { _ in true }
         let end = try #require(block.range(of: "```"))
-        let script = "httpmock run -c endpoints/ > httpmock.out" + block[..<end.lowerBound] + "wait \"$HTTPMOCK_PID\"\necho \"exit $?\"\n"
+        let script = "httpmock run -c endpoints/" + block[..<end.lowerBound] + "wait \"$HTTPMOCK_PID\"\necho \"exit $?\"\n"
         #expect(script.contains("kill \"$HTTPMOCK_PID\""))
         let directory = try httpmockExecutable().deletingLastPathComponent().path
         let result = try await runCommand(

@@ -97,7 +97,7 @@ enum ServerChildScenarios {
         let events = try await blocking {
             let client = try RawClient(port: server.port)
             try client.send("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            client.read(timeout: 5) { $0.contains("data: first") }
+            client.read(timeout: 30) { $0.contains("data: first") }
             client.read(timeout: 0.3)
             return client
         }
@@ -142,7 +142,7 @@ enum ServerChildScenarios {
             let text = try await blocking {
                 let client = try RawClient(port: server.port)
                 try client.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\nGET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                client.read(timeout: 5) { $0.hasSuffix("fine") }
+                client.read(timeout: 30) { $0.hasSuffix("fine") }
                 return client.text
             }
             #expect(!text.hasPrefix("HTTP/1.1 1"), "\(path): \(text)")

@@ -66,7 +66,7 @@ struct ServerTrustTests {
                 try await blocking {
                     client.reset()
                     try client.send(request)
-                    return headOnly ? client.read(timeout: 5) { $0.contains("\r\n\r\n") } : client.readResponse()
+                    return headOnly ? client.read(timeout: 30) { $0.contains("\r\n\r\n") } : client.readResponse()
                 }
             }
             var answers = [
@@ -149,7 +149,7 @@ struct ServerTrustTests {
             try await blocking {
                 let client = try RawClient(port: server.port)
                 try client.send(pipelined("/first", count: 1) + pipelined("/second", count: 1))
-                client.read(timeout: 5) { $0.hasSuffix("first") }
+                client.read(timeout: 30) { $0.hasSuffix("first") }
                 Thread.sleep(forTimeInterval: 0.2)
                 client.closeNow()
             }
@@ -168,7 +168,7 @@ struct ServerTrustTests {
             let client = try await blocking {
                 let client = try RawClient(port: server.port)
                 try client.send(pipelined("/first", count: 1) + pipelined("/held", count: 1))
-                client.read(timeout: 5) { $0.hasSuffix("first") }
+                client.read(timeout: 30) { $0.hasSuffix("first") }
                 return client
             }
             var deadline = Date().addingTimeInterval(5)
@@ -196,7 +196,7 @@ struct ServerTrustTests {
             let text = try await blocking {
                 let client = try RawClient(port: server.port)
                 try client.send(pipelined("/first", count: 1) + second)
-                return client.read(timeout: 5) { $0.contains("HTTP/1.1 \(status)") && $0.hasSuffix("\n") }
+                return client.read(timeout: 30) { $0.contains("HTTP/1.1 \(status)") && $0.hasSuffix("\n") }
             }
             #expect(text.hasPrefix("HTTP/1.1 200"))
             #expect(text.contains("HTTP/1.1 \(status)"))
@@ -236,7 +236,7 @@ struct ServerTrustTests {
                 try client.send("POST /upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n")
                 let chunk = "400\r\n" + String(repeating: "c", count: 1024) + "\r\n"
                 for _ in 0..<8 { try? client.send(chunk) }
-                return client.read(timeout: 5) { $0.contains("maximumRequestBody") }
+                return client.read(timeout: 30) { $0.contains("maximumRequestBody") }
             }
             #expect(text.hasPrefix("HTTP/1.1 413"))
         }
@@ -256,7 +256,7 @@ struct ServerTrustTests {
             let (interim, final) = try await blocking { () -> (String, String) in
                 let client = try RawClient(port: server.port)
                 try client.send("POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n")
-                let interim = client.read(timeout: 5) { $0.hasSuffix("\r\n\r\n") }
+                let interim = client.read(timeout: 30) { $0.hasSuffix("\r\n\r\n") }
                 client.reset()
                 try client.send("hello")
                 return (interim, client.readResponse())
@@ -300,10 +300,10 @@ struct ServerTrustTests {
             let replies = try await blocking { () -> [String] in
                 let client = try RawClient(port: server.port)
                 try client.send("HEAD /doc HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                let head = client.read(timeout: 5) { $0.hasSuffix("\r\n\r\n") }
+                let head = client.read(timeout: 30) { $0.hasSuffix("\r\n\r\n") }
                 client.reset()
                 try client.send("HEAD /both HTTP/1.1\r\nHost: localhost\r\n\r\nGET /doc HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                let next = client.read(timeout: 5) { $0.hasSuffix("the document") }
+                let next = client.read(timeout: 30) { $0.hasSuffix("the document") }
                 return [head, next]
             }
             #expect(replies[0].hasPrefix("HTTP/1.1 200"))
@@ -328,7 +328,7 @@ struct ServerTrustTests {
             let text = try await blocking {
                 let client = try RawClient(port: server.port)
                 try client.send("HEAD /feed HTTP/1.1\r\nHost: localhost\r\n\r\nGET /after HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                return client.read(timeout: 5) { $0.hasSuffix("after") }
+                return client.read(timeout: 30) { $0.hasSuffix("after") }
             }
             #expect(text.hasPrefix("HTTP/1.1 200"))
             #expect(!text.contains("data: one"))

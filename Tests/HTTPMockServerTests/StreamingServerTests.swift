@@ -32,7 +32,7 @@ struct StreamingServerTests {
             let raw = try await blocking {
                 let client = try RawClient(port: port)
                 try client.send("GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                return client.read(timeout: 5) { $0.hasSuffix("0\r\n\r\n") }
+                return client.read(timeout: 30) { $0.hasSuffix("0\r\n\r\n") }
             }
             #expect(Date().timeIntervalSince(started) >= 0.3)  // the second event waited its interval
             let lowercased = raw.lowercased()

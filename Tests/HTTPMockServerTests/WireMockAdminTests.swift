@@ -59,7 +59,8 @@ struct WireMockAdminTests {
     }
 
     @Test(
-        "a jsonBody posted, imported or edited through the admin API is answered in the order it was written, as from a file (issue 45.2)")
+        "a jsonBody posted, imported or edited through the admin API is answered, and the mapping listed, in the order it was written (issue 45.2)"
+    )
     func jsonBodyKeepsItsOrder() async throws {
         let mock = HTTPMock()
         mock.logHandler = nil
@@ -70,6 +71,8 @@ struct WireMockAdminTests {
                 session, server, "POST", "/__admin/mappings", json: #"{"request":{"url":"/posted"},"response":{"jsonBody":"# + body + "}}")
             #expect(posted.status == 201)
             #expect(try await call(session, server, "GET", "/posted").text == body)
+            // The admin API answers and lists a mapping as it was written, jsonBody in its order.
+            #expect(posted.text.contains(#""jsonBody":"# + body), "\(posted.text)")
             let imported = try await call(
                 session, server, "POST", "/__admin/mappings/import",
                 json: #"{"mappings":[{"request":{"url":"/imported"},"response":{"jsonBody":"# + body + "}}]}")
@@ -84,6 +87,11 @@ struct WireMockAdminTests {
                 json: #"{"request":{"url":"/put"},"response":{"jsonBody":"# + body + "}}")
             #expect(put.status == 200)
             #expect(try await call(session, server, "GET", "/put").text == body)
+            let one = try await call(session, server, "GET", "/__admin/mappings/\(id)")
+            #expect(one.text.hasPrefix(#"{"request":{"url":"/put"},"response":{"jsonBody":"# + body), "\(one.text)")
+            let all = try await call(session, server, "GET", "/__admin/mappings")
+            #expect(all.text.components(separatedBy: #""jsonBody":"# + body).count == 3, "\(all.text)")
+            #expect(all.text.hasSuffix(#""meta":{"total":2}}"#), "\(all.text)")
             // A body that is not JSON names where it stops being JSON.
             let broken = try await call(session, server, "POST", "/__admin/mappings", json: "{\"request\":\n {\"url\": }")
             #expect(broken.status == 422 || broken.status == 400)
@@ -181,7 +189,7 @@ struct WireMockAdminTests {
             #expect(page.contains("/__admin/events"))
             let client = try RawClient(port: server.port)
             try client.send("GET /__admin/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            let events = client.read(timeout: 5) { $0.contains("\"routes\"") }
+            let events = client.read(timeout: 30) { $0.contains("\"routes\"") }
             #expect(events.contains("text/event-stream"))
             #expect(events.contains("data: {"))
         }

@@ -123,9 +123,10 @@ struct ConcurrentlyTests {
         "callers on Swift's cooperative pool never wait for each other: 20 rounds of 4 concurrent 256-item maps",
         .timeLimit(.minutes(1)))
     func callersOnThePool() async {
-        // With DispatchQueue.concurrentPerform, two such callers on a 2-thread pool waited for
-        // helpers that could only run on that pool: each round stalled until Dispatch's monitor
-        // added a thread (15 s in CI), so 20 rounds ran past the limit.
+        // Concurrently.map is DispatchQueue.concurrentPerform: were its helpers to wait behind
+        // the pool's blocked callers (once suspected, never reproduced on Linux with Swift
+        // 6.3.1; see Concurrently.swift), each round would stall until Dispatch's monitor added a
+        // thread, and 20 rounds would run past the limit.
         for _ in 0..<20 {
             let sums = await withTaskGroup(of: Int.self) { group in
                 for _ in 0..<4 {

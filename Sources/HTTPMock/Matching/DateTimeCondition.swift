@@ -60,6 +60,10 @@ package struct DateTimeCondition: Sendable, CustomStringConvertible {
     let truncateExpected: Truncation?
     let truncateActual: Truncation?
     let actualFormat: String?
+    /// `actualFormat`'s formatter, built once with the condition rather than per request (a
+    /// `DateFormatter` costs about 0.4 ms to build on Linux); used under a lock, as it is not
+    /// thread-safe.
+    private let actualFormatter: Locked<DateFormatter>?
 
     /// - Throws: a message naming what could not be read.
     package init(
@@ -95,6 +99,11 @@ package struct DateTimeCondition: Sendable, CustomStringConvertible {
         }
         if let actualFormat, actualFormat != "unix", actualFormat != "epoch", actualFormat.isEmpty {
             throw PatternError("actualFormat is empty")
+        }
+        if let actualFormat, actualFormat != "unix", actualFormat != "epoch" {
+            actualFormatter = Locked(Self.formatter(pattern: Self.icuPattern(fromJava: actualFormat), zone: "UTC"))
+        } else {
+            actualFormatter = nil
         }
     }
 
@@ -176,12 +185,8 @@ package struct DateTimeCondition: Sendable, CustomStringConvertible {
         switch actualFormat {
         case "unix": return Double(text).map { Date(timeIntervalSince1970: $0) }
         case "epoch": return Double(text).map { Date(timeIntervalSince1970: $0 / 1000) }
-        case let format?:
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.dateFormat = Self.icuPattern(fromJava: format)
-            return formatter.date(from: text)
+        case .some:
+            return actualFormatter?.withLock { $0.date(from: text) }
         case nil:
             return Self.parseISO(text) ?? Self.parseRFC1123(text)
         }
@@ -268,10 +273,16 @@ package struct DateTimeCondition: Sendable, CustomStringConvertible {
     }
 
     static func parseRFC1123(_ text: String) -> Date? {
+        rfc1123.withLock { $0.date(from: text) }
+    }
+
+    private static let rfc1123 = Locked(formatter(pattern: "EEE, dd MMM yyyy HH:mm:ss zzz", zone: "GMT"))
+
+    private static func formatter(pattern: String, zone: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+        formatter.timeZone = TimeZone(identifier: zone)
+        formatter.dateFormat = pattern
+        return formatter
     }
 }

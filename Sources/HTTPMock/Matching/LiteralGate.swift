@@ -27,6 +27,10 @@ struct LiteralGate: Sendable {
     private var holders: [UInt64: Int] = [:]
     /// Bit `n` set: some route is filed under an `n`-byte piece.
     private var lengths: UInt16 = 0
+    /// One bit per hash of a filed piece (``sieveBit(_:)``): a lookup asks the dictionary only
+    /// for the pieces whose bit is set, and most of a URL's pieces are filed under nothing.
+    private var sieve = [UInt64](repeating: 0, count: 1 << (sieveBits - 6))
+    private static let sieveBits = 16
     private var refileAt = 1
 
     var isEmpty: Bool { entries.isEmpty }
@@ -89,6 +93,9 @@ struct LiteralGate: Sendable {
 
     private static func length(of key: UInt64) -> Int { (63 - key.leadingZeroBitCount) / 8 }
 
+    /// A piece's bit in ``sieve``: the top bits of a multiplicative hash.
+    private static func sieveBit(_ key: UInt64) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - sieveBits)) }
+
     mutating func insert(host: HostPattern, position: Int, windows: [UInt64]) {
         entries.append(Entry(position: position, host: host, windows: windows))
         for window in windows { holders[window, default: 0] += 1 }
@@ -96,6 +103,7 @@ struct LiteralGate: Sendable {
             refileAt = entries.count * 2
             filed = [:]
             lengths = 0
+            for word in sieve.indices { sieve[word] = 0 }
             for index in entries.indices { file(index) }
         } else {
             file(entries.count - 1)
@@ -114,6 +122,8 @@ struct LiteralGate: Sendable {
         }
         filed[best, default: []].append(index)
         lengths |= 1 << UInt16(Self.length(of: best))
+        let bit = Self.sieveBit(best)
+        sieve[bit >> 6] |= 1 << UInt64(bit & 63)
     }
 
     /// Appends the positions of the routes whose host matches and whose piece occurs in
@@ -141,7 +151,9 @@ struct LiteralGate: Sendable {
                 let longest = min(widest, count - start)
                 for width in 1...longest {
                     value = value << 8 | UInt64(bytes[start + width - 1])
-                    guard lengths & (1 << UInt16(width)) != 0, filed[value] != nil, !hits.contains(value) else { continue }
+                    guard lengths & (1 << UInt16(width)) != 0 else { continue }
+                    let bit = Self.sieveBit(value)
+                    guard sieve[bit >> 6] & (1 << UInt64(bit & 63)) != 0, filed[value] != nil, !hits.contains(value) else { continue }
                     hits.append(value)
                 }
             }

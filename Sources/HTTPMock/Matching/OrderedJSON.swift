@@ -19,6 +19,11 @@ package indirect enum OrderedJSON: Sendable, Equatable {
     package struct Member: Sendable, Equatable {
         package let key: String
         package let value: OrderedJSON
+
+        package init(key: String, value: OrderedJSON) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// `value` with object members in key order (a ``JSONValue`` keeps no order).
@@ -57,6 +62,24 @@ package indirect enum OrderedJSON: Sendable, Equatable {
     package subscript(key: String) -> OrderedJSON? {
         guard case .object(let members) = self else { return nil }
         return members.last { $0.key == key }?.value
+    }
+
+    /// An object with member `key` set to `value`: in its place when the object has it, else
+    /// last. Anything but an object is returned as it is.
+    package func setting(_ key: String, to value: OrderedJSON) -> OrderedJSON {
+        guard case .object(var members) = self else { return self }
+        if let index = members.firstIndex(where: { $0.key == key }) {
+            members[index] = Member(key: key, value: value)
+        } else {
+            members.append(Member(key: key, value: value))
+        }
+        return .object(members)
+    }
+
+    /// An object without its `null` members (at the top level only).
+    package var droppingNullMembers: OrderedJSON {
+        guard case .object(let members) = self else { return self }
+        return .object(members.filter { $0.value != .scalar(.null) })
     }
 
     /// An array's elements or an object's member values, in order; `nil` for a scalar.

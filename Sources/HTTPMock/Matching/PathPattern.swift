@@ -18,6 +18,10 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
     /// No wildcard or parameter: the route can live in the exact index.
     var isLiteral: Bool { segments.allSatisfy { if case .literal = $0 { return true } else { return false } } }
 
+    /// `**` alone (a WireMock mapping's, whose URL rule says the rest): every path matches,
+    /// capturing nothing, so a lookup need not split the request's path to know it.
+    var matchesEveryPath: Bool { segments.count == 1 && segments[0] == .multi }
+
     /// `*`, an in-segment `*` and `:name` count 1, `**` counts 2.
     var wildcardWeight: Int {
         segments.reduce(0) { total, segment in

@@ -113,7 +113,7 @@ extension Registry {
         for position in positions {
             let route = snapshot.routes[position]
             let parameters: [String: String]
-            if route.key.path.isLiteral {
+            if route.key.path.isLiteral || route.key.path.matchesEveryPath {
                 parameters = [:]
             } else {
                 if segments == nil { segments = request.pathSegments }

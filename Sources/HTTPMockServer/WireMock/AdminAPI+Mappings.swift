@@ -71,9 +71,12 @@ extension AdminAPI {
         }
     }
 
-    /// `{"mappings": [...], "meta": {"total": n}}`.
-    static func mappingList(_ mappings: [WireMockMapping], total: Int) -> JSONValue {
-        .object(["mappings": .array(mappings.map(\.json)), "meta": .object(["total": .integer(total)])])
+    /// `{"mappings": [...], "meta": {"total": n}}`, each mapping as it was written.
+    static func mappingList(_ mappings: [WireMockMapping], total: Int) -> OrderedJSON {
+        .object([
+            .init(key: "mappings", value: .array(mappings.map(\.document))),
+            .init(key: "meta", value: .object([.init(key: "total", value: .scalar(.integer(total)))])),
+        ])
     }
 
     /// WireMock's order (its lists, its matching): by priority (1 first, 5 without one), then
@@ -90,7 +93,7 @@ extension AdminAPI {
             let ordered = try Self.parseOrdered(body)
             let mapping = try WireMockMapping.parse(ordered.value, id: id, ordered: ordered)
             try addPersistingIfAsked(mapping)
-            return Self.json(status, mapping.json, method: method)
+            return Self.json(status, mapping.document, method: method)
         } catch {
             return Self.invalid(error, method: method)
         }
@@ -102,7 +105,7 @@ extension AdminAPI {
             guard let mapping = state.mapping(id) else {
                 return Self.notFound("no mapping \(id.uuidString.lowercased())", method: method)
             }
-            return Self.json(200, mapping.json, method: method)
+            return Self.json(200, mapping.document, method: method)
         case "PUT":
             guard state.mapping(id) != nil else { return Self.notFound("no mapping \(id.uuidString.lowercased())", method: method) }
             return addMapping(body, id: id, status: 200, method: method)

@@ -50,22 +50,9 @@ final class WireMockState: Sendable {
 
     let contents = NIOLockedValueBox(Contents())
 
-    private struct Slot: Sendable {
-        weak var mock: HTTPMock?
-        let state: WireMockState
-    }
-
-    private static let all = NIOLockedValueBox<[ObjectIdentifier: Slot]>([:])
-
-    /// The state of `mock`, made on first use.
+    /// The state of `mock`, made on first use and kept by it.
     static func of(_ mock: HTTPMock) -> WireMockState {
-        all.withLockedValue { all in
-            if let slot = all[ObjectIdentifier(mock)], slot.mock === mock { return slot.state }
-            all = all.filter { $0.value.mock != nil }
-            let state = WireMockState()
-            all[ObjectIdentifier(mock)] = Slot(mock: mock, state: state)
-            return state
-        }
+        mock.frontEndState(WireMockState.self) { WireMockState() }
     }
 
     /// Turns `mapping` into a route of `mock`, replacing a mapping with the same id. O(1)

@@ -46,22 +46,9 @@ final class WireMockAdminState: Sendable {
         return try body()
     }
 
-    private struct Slot: Sendable {
-        weak var mock: HTTPMock?
-        let state: WireMockAdminState
-    }
-
-    private static let all = NIOLockedValueBox<[ObjectIdentifier: Slot]>([:])
-
-    /// The state of `mock`, made on first use.
+    /// The state of `mock`, made on first use and kept by it.
     static func of(_ mock: HTTPMock) -> WireMockAdminState {
-        all.withLockedValue { all in
-            all = all.filter { $0.value.mock != nil }
-            if let slot = all[ObjectIdentifier(mock)] { return slot.state }
-            let state = WireMockAdminState()
-            all[ObjectIdentifier(mock)] = Slot(mock: mock, state: state)
-            return state
-        }
+        mock.frontEndState(WireMockAdminState.self) { WireMockAdminState() }
     }
 }
 

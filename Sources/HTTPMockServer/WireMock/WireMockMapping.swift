@@ -11,6 +11,7 @@ struct WireMockMapping: Sendable {
     private final class Storage: Sendable {
         let id: UUID
         let json: JSONValue
+        let document: OrderedJSON
         let name: String?
         let priority: Int?
         let request: WireMockRequestPattern
@@ -21,11 +22,13 @@ struct WireMockMapping: Sendable {
         let newState: String?
 
         init(
-            id: UUID, json: JSONValue, name: String?, priority: Int?, request: WireMockRequestPattern, response: WireMockResponse,
+            id: UUID, json: JSONValue, document: OrderedJSON, name: String?, priority: Int?, request: WireMockRequestPattern,
+            response: WireMockResponse,
             webhooks: [WireMockWebhook], scenarioName: String?, requiredState: String?, newState: String?
         ) {
             self.id = id
             self.json = json
+            self.document = document
             self.name = name
             self.priority = priority
             self.request = request
@@ -42,6 +45,9 @@ struct WireMockMapping: Sendable {
     var id: UUID { storage.id }
     /// The mapping as given, with `id` and `uuid` set: what `GET /__admin/mappings` returns.
     var json: JSONValue { storage.json }
+    /// The mapping as it was written (members in their order, `null` ones dropped, `id` and
+    /// `uuid` set), as the admin API lists it: a `jsonBody` reads back as it was sent.
+    var document: OrderedJSON { storage.document }
     var name: String? { storage.name }
     var priority: Int? { storage.priority }
     var request: WireMockRequestPattern { storage.request }
@@ -126,9 +132,12 @@ struct WireMockMapping: Sendable {
         var json = object
         json["id"] = .string(mappingID.uuidString.lowercased())
         json["uuid"] = .string(mappingID.uuidString.lowercased())
+        let idText = OrderedJSON.scalar(.string(mappingID.uuidString.lowercased()))
+        let document = (ordered ?? OrderedJSON(.object(object))).droppingNullMembers.setting("id", to: idText).setting("uuid", to: idText)
         return WireMockMapping(
             storage: Storage(
-                id: mappingID, json: .object(json), name: try text("name"), priority: priority, request: request, response: response,
+                id: mappingID, json: .object(json), document: document, name: try text("name"), priority: priority, request: request,
+                response: response,
                 webhooks: webhooks, scenarioName: scenarioName, requiredState: requiredState, newState: newState),
             source: nil)
     }

@@ -77,7 +77,7 @@ final class RawClient: @unchecked Sendable {
 
     /// Reads one whole response with a `Content-Length` body.
     @discardableResult
-    func readResponse(timeout: TimeInterval = 5) -> String {
+    func readResponse(timeout: TimeInterval = 30) -> String {
         read(timeout: timeout) { text in
             guard let end = text.range(of: "\r\n\r\n") else { return false }
             let head = text[..<end.lowerBound].lowercased()

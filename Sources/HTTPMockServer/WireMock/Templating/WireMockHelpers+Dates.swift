@@ -30,10 +30,17 @@ extension WireMockTemplating {
                     if case .date(let date, let zone)? = call.argument(0) { return try Self.renderDate(date, zone: zone, call) }
                     return try Self.renderDate(clock(), zone: nil, call)
                 }),
-            "parseDate": TemplateHelper { call throws(TemplateHelperError) in
-                guard let text = call.argument(0)?.helperText else { return .null }
-                return try Self.parseDate(text, format: call.hash("format")?.helperText) ?? .null
-            },
+            "parseDate": TemplateHelper(
+                prepare: { site throws(TemplateHelperError) in
+                    // A literal pattern's formatter is built once, for the call site.
+                    guard let format = site.literal("format")?.helperText, !["epoch", "unix"].contains(format) else { return nil }
+                    return LockedFormatter(pattern: format, zone: Self.utc)
+                },
+                call: { call throws(TemplateHelperError) in
+                    guard let text = call.argument(0)?.helperText else { return .null }
+                    return try Self.parseDate(
+                        text, format: call.hash("format")?.helperText, formatter: call.prepared as? LockedFormatter) ?? .null
+                }),
         ]
     }
 
@@ -87,6 +94,9 @@ extension WireMockTemplating {
     }
 
     static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+
+    /// `parseDate`'s second guess without `format=`, built once.
+    static let rfc1123 = LockedFormatter(pattern: "EEE, dd MMM yyyy HH:mm:ss zzz", zone: utc)
 
     static func timeZone(_ identifier: String) throws(TemplateHelperError) -> TimeZone {
         guard let zone = TimeZone(identifier: identifier) else { throw TemplateHelperError("unknown time zone \(identifier)") }
@@ -148,7 +158,9 @@ extension WireMockTemplating {
     /// each a whole number as WireMock reads them (`Long.parseLong`); without one, ISO 8601
     /// (its offset kept) or RFC 1123. `nil` when it does not read; an error for an epoch that
     /// is not a whole number or lies outside ``instantRange``.
-    static func parseDate(_ text: String, format: String?) throws(TemplateHelperError) -> TemplateValue? {
+    static func parseDate(
+        _ text: String, format: String?, formatter prepared: LockedFormatter? = nil
+    ) throws(TemplateHelperError) -> TemplateValue? {
         switch format {
         case "epoch", "unix":
             guard let number = Int64(text) else {
@@ -158,11 +170,12 @@ extension WireMockTemplating {
             let seconds = format == "epoch" ? Double(number) / 1000 : Double(number)
             return .date(try checked(seconds, "parseDate \(text) (format='\(format ?? "")')"), utc)
         case let pattern?:
-            guard let date = LockedFormatter(pattern: pattern, zone: utc).date(from: text) else { return nil }
+            let formatter = prepared ?? LockedFormatter(pattern: pattern, zone: utc)
+            guard let date = formatter.date(from: text) else { return nil }
             return .date(try checked(date.timeIntervalSince1970, "parseDate \(text.prefix(60))"), utc)
         case nil:
             if let (date, zone) = iso8601(text) { return .date(date, zone) }
-            guard let date = LockedFormatter(pattern: "EEE, dd MMM yyyy HH:mm:ss zzz", zone: utc).date(from: text) else { return nil }
+            guard let date = rfc1123.date(from: text) else { return nil }
             return .date(try checked(date.timeIntervalSince1970, "parseDate \(text.prefix(60))"), utc)
         }
     }

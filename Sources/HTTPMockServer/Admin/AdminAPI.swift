@@ -6,6 +6,10 @@ import NIOConcurrencyHelpers
 /// WireMock's admin API under `/__admin/`, for one served instance. The connection
 /// handler asks it first for paths under `/__admin`; its answers are never journaled and never
 /// matched against the instance's routes.
+///
+/// It serves every front end (the journal, near misses, scenarios and settings cover DSL,
+/// Voodoo and WireMock routes alike), so it lives in `Admin/`; the endpoints that read or write
+/// WireMock mappings are its extensions in `WireMock/`.
 package final class AdminAPI: Sendable {
     let mock: HTTPMock
     /// Who may use the admin paths (the token, allowed origins): checked by the connection
@@ -15,6 +19,8 @@ package final class AdminAPI: Sendable {
     /// WireMock's `--no-request-journal`: nothing is journaled, and the journal's endpoints
     /// answer as WireMock's do then (`"requestJournalDisabled": true`, or 500 for a listing).
     let journalDisabled: Bool
+    /// The dashboard's event feed while a page is open (``DashboardFeed/of(_:)``).
+    let dashboardFeed = NIOLockedValueBox(DashboardFeed.Slot())
 
     /// - Parameters:
     ///   - mock: The served instance.

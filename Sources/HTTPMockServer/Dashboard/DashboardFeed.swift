@@ -33,19 +33,18 @@ final class DashboardFeed: Sendable {
 
     private init(api: AdminAPI) { self.api = api }
 
-    private struct Slot: Sendable {
+    /// An admin API's feed, held weakly by the API (``AdminAPI/dashboardFeed``): a feed lives
+    /// as long as a subscriber holds it, and it holds the API.
+    struct Slot: Sendable {
         weak var feed: DashboardFeed?
     }
 
-    /// The feeds alive, by admin API: a feed lives as long as a subscriber holds it.
-    private static let feeds = NIOLockedValueBox<[ObjectIdentifier: Slot]>([:])
-
+    /// `api`'s feed: the one alive, else a new one.
     static func of(_ api: AdminAPI) -> DashboardFeed {
-        feeds.withLockedValue { feeds in
-            feeds = feeds.filter { $0.value.feed != nil }
-            if let feed = feeds[ObjectIdentifier(api)]?.feed { return feed }
+        api.dashboardFeed.withLockedValue { slot in
+            if let feed = slot.feed { return feed }
             let feed = DashboardFeed(api: api)
-            feeds[ObjectIdentifier(api)] = Slot(feed: feed)
+            slot.feed = feed
             return feed
         }
     }

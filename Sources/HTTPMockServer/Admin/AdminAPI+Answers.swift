@@ -45,6 +45,11 @@ extension AdminAPI {
         direct(status, contentType: "application/json", encoded(value), method: method)
     }
 
+    /// `value` with its members in their order (a mapping as it was written).
+    static func json(_ status: Int, _ value: OrderedJSON, method: String) -> ServedAnswer {
+        direct(status, contentType: "application/json", Data(value.compactJSON.utf8), method: method)
+    }
+
     /// A status with no body (WireMock answers many admin calls so).
     static func empty(_ status: Int = 200, method: String) -> ServedAnswer {
         .direct(status: status, headers: [("Cache-Control", "no-store")], body: Data(), method: method)
