@@ -21,7 +21,9 @@ let package = Package(
         .executable(name: "httpmock", targets: ["httpmock"]),
     ],
     traits: [
-        .trait(name: "Server", description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1 on SwiftNIO) and the httpmock CLI."),
+        .trait(
+            name: "Server",
+            description: "HTTPMockServer (serve an HTTPMock over HTTP/1.1, HTTPS and HTTP/2 on SwiftNIO) and the httpmock CLI."),
         .trait(
             name: "JavaScript",
             description: "Voodoo's JavaScript responses on JavaScriptCore (Linux: libjavascriptcoregtk-4.1-0, opened on first use).",
@@ -33,6 +35,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/GraphQLSwift/GraphQL", from: "4.3.0"),
+        // HTTPS and HTTP/2 (`startServer(tls:)`, `httpmock serve --https-port`, `httpmock ca`),
+        // behind the `Server` trait like NIO: the library HTTPMock depends on nothing.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         .target(name: "HTTPMock"),
@@ -47,6 +56,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: server)),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2", condition: .when(traits: server)),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: server)),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: server)),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: server)),
                 .product(name: "Yams", package: "Yams", condition: .when(traits: server)),
                 .product(name: "GraphQL", package: "GraphQL", condition: .when(traits: server)),
                 .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux], traits: javaScript)),
@@ -84,6 +98,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: server)),
             ],
             exclude: ["VoodooFixtures", "WireMockFixtures"]
         ),

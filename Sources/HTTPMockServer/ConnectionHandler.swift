@@ -42,7 +42,7 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
 
-    private init(site: ServingSite, decoder: ByteToMessageHandler<HTTPRequestDecoder>, idleTimeout: TimeAmount) {
+    init(site: ServingSite, decoder: ByteToMessageHandler<HTTPRequestDecoder>, idleTimeout: TimeAmount) {
         self.site = site
         self.decoder = decoder
         self.idleTimeout = idleTimeout

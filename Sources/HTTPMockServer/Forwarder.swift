@@ -4,10 +4,12 @@ import HTTPMock
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
-/// Streams a forwarded request's answer from an `http://` upstream to the client
+/// Streams a forwarded request's answer from an `http://` or `https://` upstream to the client
 /// (``ServedForward``: `forward(to:)`, `proxyBaseUrl`, `--forward-unmatched`), on NIO's HTTP/1.1
-/// client, on the client connection's own event loop.
+/// client, on the client connection's own event loop; over TLS (`UpstreamTLS`: the system's
+/// trust store, and the certificates the server was told to trust) for `https://`.
 ///
 /// Bounded: the upstream connection does not read on its own (`autoRead` off); a
 /// read is asked for only while less than ``window`` bytes written to the client have not yet
@@ -43,7 +45,15 @@ enum Forwarder {
     ) async -> Int? {
         let url = forward.url
         let host = url.host ?? "localhost"
-        let port = url.port ?? 80
+        let secure = url.scheme?.lowercased() == "https"
+        let port = url.port ?? (secure ? 443 : 80)
+        let tls: NIOSSLContext?
+        do {
+            tls = secure ? try UpstreamTLS.context(forHop: hop) : nil
+        } catch {
+            writing?.start()
+            return await badGateway(forward, reason: "no TLS client for \(host):\(port) (\(error))", on: downstream, keepAlive: keepAlive)
+        }
         let done = downstream.eventLoop.makePromise(of: Relay.Outcome?.self)
         let timeout = TimeAmount.nanoseconds(Int64(WaitTime.nanoseconds(forward.timeout)))
         let relay = Relay(
@@ -56,6 +66,7 @@ enum Forwarder {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(UpstreamTLS.handler(context: tls, host: host)) }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(RelayHandler(relay: relay))
                 }

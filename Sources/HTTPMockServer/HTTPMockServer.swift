@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-/// An `HTTPMock` instance served over HTTP/1.1 on a loopback socket, for clients that cannot
+/// An `HTTPMock` instance served over HTTP/1.1 (and HTTP/2, and HTTPS: ``HTTPMockTLS``) on a loopback socket, for clients that cannot
 /// take a `URLSession`: AsyncHTTPClient, an app under UI test in another process, curl.
 ///
 /// The server is a second transport over the same registry: routes, queues, matchers, the
@@ -19,8 +19,14 @@ import NIOPosix
 /// await server.stop()
 /// ```
 public final class HTTPMockServer: Sendable {
-    /// The server's address, `http://HOST:PORT`, without a trailing slash.
+    /// The server's address, `http://HOST:PORT` (`https://` for a server started with `tls:`),
+    /// without a trailing slash.
     public let baseURL: URL
+    /// The certificate authority that signed the server's certificate, in PEM, for clients to
+    /// trust (curl `--cacert`, `REQUESTS_CA_BUNDLE`): set for ``HTTPMockTLS/generated`` and
+    /// ``HTTPMockTLS/generated(caDirectory:)``, `nil` for a plain server or a certificate of
+    /// the user's own.
+    public let certificateAuthorityPEM: String?
     /// The port the server listens on (the one picked when `port: 0` was asked).
     public let port: Int
     /// The host the server listens on, the one in ``baseURL`` (`127.0.0.1` for the default
@@ -36,14 +42,18 @@ public final class HTTPMockServer: Sendable {
     private let serverChannels: [any Channel]
     private let connections: Connections
 
-    init(host: String, port: Int, serverChannels: [(address: String, channel: any Channel)], connections: Connections) {
+    init(
+        host: String, port: Int, serverChannels: [(address: String, channel: any Channel)], connections: Connections,
+        secure: Bool = false, certificateAuthorityPEM: String? = nil
+    ) {
+        self.certificateAuthorityPEM = certificateAuthorityPEM
         self.host = host
         self.port = port
         self.listeningAddresses = serverChannels.map(\.address)
         self.serverChannels = serverChannels.map(\.channel)
         self.connections = connections
         let hostInURL = host.contains(":") ? "[\(host)]" : host
-        self.baseURL = URL(string: "http://\(hostInURL):\(port)")!
+        self.baseURL = URL(string: "\(secure ? "https" : "http")://\(hostInURL):\(port)")!
     }
 
     /// Stops listening and ends every connection, in-flight requests included (their clients
@@ -109,14 +119,22 @@ extension HTTPMock {
     ///     needed for `admin: true` on an address that is not loopback.
     ///   - adminAllowedOrigins: Origins (`http://localhost:3000`) whose pages may call the admin
     ///     API (CORS), as `--admin-allow-origin`.
+    ///   - tls: Serve HTTPS instead of plain HTTP, with HTTP/2 offered by ALPN (``HTTPMockTLS``);
+    ///     `nil` (the default): plain HTTP/1.1, and HTTP/2 for clients that open with its
+    ///     preface (h2c with prior knowledge). Nothing of TLS is loaded without it.
+    ///   - trustedUpstreamCertificates: A PEM file of CA certificates that forwards to
+    ///     `https://` upstreams trust besides the system's trust store (an upstream with a
+    ///     certificate of its own, as in tests).
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
     /// - Throws: An `HTTPMockError` naming the address and the cause when it cannot be bound
-    ///   (a port in use, an unknown host), when an argument is out of range, or when `admin` is
-    ///   asked on an address that is not loopback without `adminToken`.
+    ///   (a port in use, an unknown host), when an argument is out of range, when `admin` is
+    ///   asked on an address that is not loopback without `adminToken`, or naming the file when
+    ///   a certificate or key of `tls` or `trustedUpstreamCertificates` cannot be read.
     public func startServer(
         host: String? = nil, port: Int = 0, impersonating: String? = nil,
         idleTimeout: TimeInterval = 60, maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody,
-        admin: Bool = false, adminToken: String? = nil, adminAllowedOrigins: [String] = []
+        admin: Bool = false, adminToken: String? = nil, adminAllowedOrigins: [String] = [],
+        tls: HTTPMockTLS? = nil, trustedUpstreamCertificates: URL? = nil
     ) async throws -> HTTPMockServer {
         var api: AdminAPI?
         if admin {
@@ -130,7 +148,8 @@ extension HTTPMock {
         }
         let server = try await startServer(
             host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout,
-            maximumRequestBody: maximumRequestBody, admin: api, onExchange: nil)
+            maximumRequestBody: maximumRequestBody, admin: api, tls: tls, trustedUpstreamCertificates: trustedUpstreamCertificates,
+            onExchange: nil)
         api?.setShutdownHandler { [weak server] in Task { await server?.stop() } }
         return server
     }
@@ -140,11 +159,12 @@ extension HTTPMock {
     static let loopbackV4 = "127.0.0.1"
     static let loopbackV6 = "::1"
 
-    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:)`` with a
+    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:adminToken:adminAllowedOrigins:tls:trustedUpstreamCertificates:)`` with a
     /// callback per exchange (the CLI's log).
     package func startServer(
         host: String?, port: Int, impersonating: String?, idleTimeout: TimeInterval,
         maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody, admin: AdminAPI? = nil,
+        tls: HTTPMockTLS? = nil, trustedUpstreamCertificates: URL? = nil,
         onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     ) async throws -> HTTPMockServer {
         guard idleTimeout > 0, idleTimeout.isFinite else {
@@ -161,6 +181,9 @@ extension HTTPMock {
         let site = ServingSite(
             mock: self, boundHost: host ?? Self.loopbackV4, impersonating: impersonating, maximumRequestBody: maximumRequestBody,
             admin: admin, onExchange: onExchange)
+        // Made only when HTTPS is asked: a plain server loads nothing of TLS.
+        let secure = try tls.map { try $0.makeContext(host: host) }
+        if let trustedUpstreamCertificates { try UpstreamTLS.trust(trustedUpstreamCertificates, forHop: site.hop) }
         // A huge idle timeout (1e10 s) saturates instead of trapping in the conversion.
         let idle = TimeAmount.nanoseconds(Int64(WaitTime.nanoseconds(idleTimeout)))
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -171,15 +194,21 @@ extension HTTPMock {
             // A request followed by a half-close (`shutdown(SHUT_WR)`) is answered before closing.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try ConnectionHandler.install(on: channel, site: site, idleTimeout: idle)
+                if let context = secure?.context {
+                    connections.add(channel)
+                    return ConnectionHandler.installSecure(on: channel, site: site, idleTimeout: idle, context: context)
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    try ConnectionHandler.installPlain(on: channel, site: site, idleTimeout: idle)
                     connections.add(channel)
                 }
             }
         let channels = try await Self.bind(bootstrap, host: host, port: port)
         let boundPort = channels[0].channel.localAddress?.port ?? port
         site.setPort(boundPort)
-        return HTTPMockServer(host: host ?? Self.loopbackV4, port: boundPort, serverChannels: channels, connections: connections)
+        return HTTPMockServer(
+            host: host ?? Self.loopbackV4, port: boundPort, serverChannels: channels, connections: connections, secure: secure != nil,
+            certificateAuthorityPEM: secure?.authorityPEM)
     }
 
     /// Binds `host`, or, for `nil`, `127.0.0.1` and then `::1` on the port the first got (with

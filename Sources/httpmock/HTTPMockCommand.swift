@@ -8,8 +8,8 @@ import HTTPMock
 struct HTTPMockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "httpmock",
-        abstract: "Serve HTTPMock mocks over HTTP/1.1.",
-        subcommands: [Serve.self, Run.self, Routes.self],
+        abstract: "Serve HTTPMock mocks over HTTP/1.1, HTTP/2 and HTTPS.",
+        subcommands: [Serve.self, Run.self, Routes.self, CA.self],
         defaultSubcommand: Serve.self
     )
 

@@ -29,6 +29,8 @@ struct ServeOptions: ParsableArguments {
 
     @OptionGroup(title: "Voodoo") var voodoo: VoodooOptions
 
+    @OptionGroup(title: "HTTPS and HTTP/2") var tls: TLSOptions
+
     @Option(
         help:
             "The one address to bind. Default: loopback, 127.0.0.1 and ::1 on the same port, so localhost works over IPv4 and IPv6 (configuration.json: hostname)."
@@ -178,10 +180,23 @@ struct ServeOptions: ParsableArguments {
             }
         }
         let onExchange = printExchange
+        let upstreamCertificates = tls.upstreamCertificates
         let server = try await voodoo.bind(ports, host: hostName) { port in
             try await mock.startServer(
                 host: host, port: port, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
-                admin: admin, onExchange: onExchange)
+                admin: admin, trustedUpstreamCertificates: upstreamCertificates, onExchange: onExchange)
+        }
+        // WireMock's --https-port: a second listener on the same instance, TLS (HTTP/2 by ALPN).
+        var secureServer: HTTPMockServer?
+        if let httpsPort = tls.httpsPort, let configuration = tls.tls {
+            do {
+                secureServer = try await mock.startServer(
+                    host: host, port: httpsPort, impersonating: impersonate ?? inferredHost, idleTimeout: 60,
+                    admin: admin, tls: configuration, trustedUpstreamCertificates: upstreamCertificates, onExchange: onExchange)
+            } catch {
+                await server.stop()
+                throw ValidationError("--https-port \(httpsPort): \((error as? HTTPMockError)?.message ?? "\(error)")")
+            }
         }
         voodoo.announce(server.baseURL, mode: mode)
         if !source.namesASource, wireMock.wiremockRoot == nil, voodoo.config == nil {
@@ -203,9 +218,13 @@ struct ServeOptions: ParsableArguments {
             }
             say("httpmock: recording what \(target.absoluteString) answers; the mappings are written when the server stops")
         }
+        if let secureServer {
+            say("httpmock: serving https on \(secureServer.baseURL.absoluteString) (HTTP/2 and HTTP/1.1; \(tls.certificateNote))")
+        }
         let matchedAs = inferredHost.map { "matching requests as \($0) (the one host of the loaded routes), " } ?? ""
         say("httpmock: \(matchedAs)serving on \(server.baseURL.absoluteString)")
         let signal = await termination.wait()
+        await secureServer?.stop()
         await server.stop()
         if wireMock.recordMappings, let admin, let root = wireMock.wiremockRoot {
             do {

@@ -57,15 +57,7 @@ struct WireMockOptions: ParsableArguments {
     @Flag(help: "WireMock's: accepted; httpmock prints no banner.")
     var disableBanner = false
 
-    @Option(help: "WireMock's HTTPS port: refused, httpmock serves plain HTTP only (no TLS yet); use --port and http:// URLs.")
-    var httpsPort: Int?
-
     func validate() throws {
-        if let httpsPort {
-            throw ValidationError(
-                "--https-port \(httpsPort): HTTPS is not supported yet (httpmock serves plain HTTP/1.1, no TLS); serve HTTP with --port and point the client at http://"
-            )
-        }
         if recordMappings, forwardUnmatched == nil {
             throw ValidationError("--record-mappings records what --proxy-all URL answers: give --proxy-all (or --forward-unmatched) too.")
         }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request the HTTP server sends on to another server, streaming the answer back as it
-/// arrives (``MockResponse/forward(to:lifetime:delivery:)`` to an `http://` base, WireMock's
+/// arrives (``MockResponse/forward(to:lifetime:delivery:)`` to an `http://` or `https://` base, WireMock's
 /// `proxyBaseUrl`, `httpmock serve --forward-unmatched`): the server's own client reads the
 /// upstream body only as fast as its client takes it, so memory stays bounded whatever the
 /// upstream sends. The in-process transport runs the forward's handler instead.
@@ -48,9 +48,12 @@ package struct ServedForward: Sendable {
 }
 
 extension ServedForward {
-    /// The forward of `request` to `base`, when the server streams it (an `http://` base).
+    /// The forward of `request` to `base`, when the server streams it (an `http://` or
+    /// `https://` base).
     init?(_ request: MockRequest, base: URL, registry: Registry, journalID: Int, timeout: TimeInterval) {
-        guard base.scheme?.lowercased() == "http", let url = Forwarding.target(for: request, base: base) else { return nil }
+        guard ["http", "https"].contains(base.scheme?.lowercased() ?? ""), let url = Forwarding.target(for: request, base: base) else {
+            return nil
+        }
         self.url = url
         self.method = request.method.rawValue
         self.headers = request.headers.filter { HTTPHeaders.lowercased($0.name) != "host" }.map { (name: $0.name, value: $0.value) }
