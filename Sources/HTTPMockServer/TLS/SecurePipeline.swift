@@ -33,12 +33,18 @@ extension ConnectionHandler {
         try channel.pipeline.syncOperations.addHandler(PriorKnowledgeSniffer(site: site, idleTimeout: idleTimeout))
     }
 
-    /// HTTP/2 on `channel`: every stream the client opens gets the HTTP/1 codec and a handler.
+    /// HTTP/2 on `channel`: every stream the client opens gets the HTTP/1 codec and a handler;
+    /// the connection closes once it has had no open stream for `idleTimeout`.
     static func installHTTP2(on channel: any Channel, site: ServingSite, idleTimeout: TimeAmount) throws {
+        let idle = HTTP2IdleConnection(idleTimeout: idleTimeout)
+        let streams = NIOLoopBound(idle, eventLoop: channel.eventLoop)
         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
             mode: .server, connectionConfiguration: .init(), streamConfiguration: .init()
         ) { stream in
-            stream.eventLoop.makeCompletedFuture {
+            // Stream channels run on their connection's event loop.
+            streams.value.streamOpened()
+            stream.closeFuture.whenComplete { _ in streams.value.streamClosed() }
+            return stream.eventLoop.makeCompletedFuture {
                 try stream.pipeline.syncOperations.addHandlers([
                     HTTP2FramePayloadToHTTP1ServerCodec(),
                     // No HTTP/1 decoder on a stream: a CONNECT there (which HTTP/2 frames
@@ -46,6 +52,66 @@ extension ConnectionHandler {
                     ConnectionHandler(site: site, decoder: makeDecoder(), idleTimeout: idleTimeout),
                 ])
             }
+        }
+        try channel.pipeline.syncOperations.addHandler(idle)
+    }
+}
+
+/// Closes an HTTP/2 connection that has had no open stream for the idle timeout, as
+/// ``ConnectionHandler`` closes an HTTP/1.1 connection with nothing to answer: each stream's own
+/// handler closes its stream when idle, and this closes the connection they leave behind.
+final class HTTP2IdleConnection: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+
+    private let idleTimeout: TimeAmount
+    private var openStreams = 0
+    /// When the last stream closed (or the connection opened); `nil` while a stream is open.
+    private var idleSince: NIODeadline? = .now()
+    private var check: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
+
+    init(idleTimeout: TimeAmount) {
+        self.idleTimeout = idleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        schedule(in: idleTimeout, context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        check?.cancel()
+        check = nil
+        self.context = nil
+    }
+
+    func streamOpened() {
+        openStreams += 1
+        idleSince = nil
+    }
+
+    func streamClosed() {
+        openStreams = max(0, openStreams - 1)
+        if openStreams == 0 { idleSince = .now() }
+    }
+
+    private func schedule(in delay: TimeAmount, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+        check = context.eventLoop.scheduleTask(in: delay) { bound.value.checkIdle() }
+    }
+
+    private func checkIdle() {
+        check = nil
+        guard let context, context.channel.isActive else { return }
+        guard let idleSince else {
+            schedule(in: idleTimeout, context: context)
+            return
+        }
+        let idleFor = NIODeadline.now() - idleSince
+        if idleFor >= idleTimeout {
+            context.close(promise: nil)
+        } else {
+            schedule(in: idleTimeout - idleFor, context: context)
         }
     }
 }
