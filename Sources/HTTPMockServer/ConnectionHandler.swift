@@ -298,7 +298,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
             if case .forward = answer {} else { writing.start() }
             let request = "\(method) \(head.uri)"
             let statusCode = await ResponseWriter.send(
-                answer, for: request, on: channel, keepAlive: keepAlive, hop: site.hop, writing: writing)
+                answer, for: request, on: channel, keepAlive: keepAlive, hop: site.hop, upstreamTLS: site.upstreamTLS,
+                writing: writing)
             answer.afterSend?()  // WireMock's webhooks: after the response went out
             site.record(
                 method: method, target: head.uri, statusCode: statusCode, outcome: ResponseWriter.outcome(of: answer), started: started)

@@ -41,7 +41,8 @@ enum Forwarder {
 
     /// Forwards `forward` and relays the answer on `downstream`; returns the status sent.
     static func relay(
-        _ forward: ServedForward, hop: String, on downstream: any Channel, keepAlive: Bool, writing: WritingFlag? = nil
+        _ forward: ServedForward, hop: String, upstreamTLS: UpstreamTLS, on downstream: any Channel, keepAlive: Bool,
+        writing: WritingFlag? = nil
     ) async -> Int? {
         let url = forward.url
         let host = url.host ?? "localhost"
@@ -49,7 +50,7 @@ enum Forwarder {
         let port = url.port ?? (secure ? 443 : 80)
         let tls: NIOSSLContext?
         do {
-            tls = secure ? try UpstreamTLS.context(forHop: hop) : nil
+            tls = secure ? try upstreamTLS.context() : nil
         } catch {
             writing?.start()
             return await badGateway(forward, reason: "no TLS client for \(host):\(port) (\(error))", on: downstream, keepAlive: keepAlive)

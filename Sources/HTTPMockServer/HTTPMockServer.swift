@@ -178,12 +178,12 @@ extension HTTPMock {
             throw HTTPMockError(.invalidRegistration, "startServer: port must be in 0...65535, got \(port)")
         }
         let connections = Connections()
+        let upstreamTLS = try trustedUpstreamCertificates.map { try UpstreamTLS(trusting: $0) } ?? UpstreamTLS()
         let site = ServingSite(
             mock: self, boundHost: host ?? Self.loopbackV4, impersonating: impersonating, maximumRequestBody: maximumRequestBody,
-            admin: admin, onExchange: onExchange)
+            admin: admin, upstreamTLS: upstreamTLS, onExchange: onExchange)
         // Made only when HTTPS is asked: a plain server loads nothing of TLS.
         let secure = try tls.map { try $0.makeContext(host: host) }
-        if let trustedUpstreamCertificates { try UpstreamTLS.trust(trustedUpstreamCertificates, forHop: site.hop) }
         // A huge idle timeout (1e10 s) saturates instead of trapping in the conversion.
         let idle = TimeAmount.nanoseconds(Int64(WaitTime.nanoseconds(idleTimeout)))
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -308,16 +308,19 @@ final class ServingSite: Sendable {
     /// The server's name in the `Via` field of the requests it forwards: a request that comes
     /// back carrying it is a loop (508).
     let hop = "httpmock-" + String(UInt64.random(in: 0...UInt64.max), radix: 16)
+    /// TLS towards the `https://` upstreams of this server's forwards.
+    let upstreamTLS: UpstreamTLS
     /// Where ``onExchange`` runs.
     private let exchanges = DispatchQueue(label: "HTTPMockServer.onExchange")
 
     init(
         mock: HTTPMock, boundHost: String, impersonating: String?, maximumRequestBody: Int,
-        admin: AdminAPI? = nil,
+        admin: AdminAPI? = nil, upstreamTLS: UpstreamTLS = UpstreamTLS(),
         onExchange: (@Sendable (ServedExchangeRecord) -> Void)?
     ) {
         self.mock = mock
         self.admin = admin
+        self.upstreamTLS = upstreamTLS
         self.boundHost = boundHost
         self.boundHostLowercased = boundHost.lowercased()
         self.impersonating = impersonating

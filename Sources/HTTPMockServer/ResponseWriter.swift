@@ -13,11 +13,12 @@ enum ResponseWriter {
     /// header name that is not a token, a CR, LF or NUL in a header value, which would split the
     /// response) is answered 500 with a body naming the problem instead. Registration and HAR
     /// loading refuse these; a `.dynamic` handler can still produce them.
-    /// A forward (``ServedAnswer/forward(_:)``) names the server as `hop` in its `Via` field.
+    /// A forward (``ServedAnswer/forward(_:)``) names the server as `hop` in its `Via` field,
+    /// and reaches an `https://` upstream with `upstreamTLS` (the system's trust alone when `nil`).
     /// A forward sets `writing` itself, once its head (or its 502/504) goes out.
     static func send(
         _ answer: ServedAnswer, for request: String, on channel: any Channel, keepAlive: Bool, hop: String = "httpmock",
-        writing: WritingFlag? = nil
+        upstreamTLS: UpstreamTLS? = nil, writing: WritingFlag? = nil
     ) async
         -> Int?
     {
@@ -52,7 +53,8 @@ enum ResponseWriter {
             await stream(source, head: response, for: request, on: channel, keepAlive: keepAlive)
             return response.statusCode
         case .forward(let forward):
-            return await Forwarder.relay(forward, hop: hop, on: channel, keepAlive: keepAlive, writing: writing)
+            return await Forwarder.relay(
+                forward, hop: hop, upstreamTLS: upstreamTLS ?? UpstreamTLS(), on: channel, keepAlive: keepAlive, writing: writing)
         }
     }
 

@@ -22,6 +22,19 @@ struct Serve: AsyncParsableCommand {
 /// command used as another's option group made ArgumentParser name `run` `httpmock serve run`
 /// in its usage.
 struct ServeOptions: ParsableArguments {
+    /// The CLI's log line of one exchange: method, target (secrets masked unless revealed),
+    /// status, duration, and the outcome when nothing was sent.
+    static func exchangeLine(revealSecrets: Bool) -> @Sendable (ServedExchangeRecord) -> Void {
+        { record in
+            let status = record.statusCode.map(String.init) ?? "---"
+            let target = revealSecrets ? record.target : SecretMasking.url(record.target)
+            say(
+                String(
+                    format: "%@ %@ %@ %.1f ms%@", record.method, target, status, record.duration * 1000,
+                    record.statusCode == nil ? " (\(record.outcome))" : ""))
+        }
+    }
+
     @OptionGroup var source: SourceOptions
 
     @OptionGroup(title: "Live control (WireMock admin API, dashboard, forwarding)")
@@ -168,18 +181,7 @@ struct ServeOptions: ParsableArguments {
         }
         // No exchange line at this level: no record is made or handed to a queue per request (a
         // measured ~15% of a small answer's CPU, issue 46).
-        var printExchange: (@Sendable (ServedExchangeRecord) -> Void)?
-        if level.printsExchanges {
-            printExchange = { [revealSecrets] (record: ServedExchangeRecord) in
-                let status = record.statusCode.map(String.init) ?? "---"
-                let target = revealSecrets ? record.target : SecretMasking.url(record.target)
-                say(
-                    String(
-                        format: "%@ %@ %@ %.1f ms%@", record.method, target, status, record.duration * 1000,
-                        record.statusCode == nil ? " (\(record.outcome))" : ""))
-            }
-        }
-        let onExchange = printExchange
+        let onExchange = level.printsExchanges ? Self.exchangeLine(revealSecrets: revealSecrets) : nil
         let upstreamCertificates = tls.upstreamCertificates
         let server = try await voodoo.bind(ports, host: hostName) { port in
             try await mock.startServer(

@@ -248,7 +248,8 @@ private struct ServedRun: Sendable {
             case .success(let produced):
                 return await answer(produced, to: request, inherited: delivery, outcomePending: true)
             case .failure(let error) where handler.forwardBase != nil:
-                // An https forward whose upstream refused or failed: a 502 naming it.
+                // A forward the server could not stream itself (no upstream URL could be made of
+                // the request) whose handler failed: a 502 naming the upstream.
                 let url = handler.forwardBase.flatMap { Forwarding.target(for: request, base: $0) }?.absoluteString ?? "?"
                 let http = MockResponse.HTTPPayload(
                     status: HTTPStatus(502), headers: HTTPHeaders(["Content-Type": "text/plain; charset=utf-8"]),

@@ -5,20 +5,24 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOSSL
 
-/// TLS towards `https://` upstreams of forwards (`Forwarder`): the system's trust store, plus
-/// the certificates a server was told to trust (`trustedUpstreamCertificates:`, `httpmock serve
-/// --upstream-ca FILE`). The client contexts are made on the first https forward (reading the
-/// trust store costs time and memory a server that forwards nothing never spends) and kept.
-enum UpstreamTLS {
-    /// The extra trust of each server, by its `hop` name (what `Forwarder.relay` is given).
-    private static let extraTrust = NIOLockedValueBox<[String: [NIOSSLCertificate]]>([:])
-    /// The client contexts made so far: the system's alone (key ""), and one per server with
-    /// extra trust.
-    private static let contexts = NIOLockedValueBox<[String: NIOSSLContext]>([:])
+/// TLS towards the `https://` upstreams of one server's forwards (`Forwarder`): the system's
+/// trust store, plus the certificates the server was told to trust (`trustedUpstreamCertificates:`,
+/// `httpmock serve --upstream-ca FILE`). Each server holds its own (``ServingSite``); the client
+/// context is made on its first https forward (reading the trust store costs time and memory a
+/// server that forwards nothing never spends) and kept while the server lives.
+final class UpstreamTLS: Sendable {
+    /// The certificates trusted besides the system's; `nil`: the system's alone.
+    private let extraTrust: [NIOSSLCertificate]?
+    private let made = NIOLockedValueBox<NIOSSLContext?>(nil)
 
-    /// Makes `hop`'s forwards trust the certificates in the PEM file `file` too.
+    /// Trusting the system's store alone.
+    init() {
+        extraTrust = nil
+    }
+
+    /// Trusting the system's store and the certificates in the PEM file `file`.
     /// - Throws: An `HTTPMockError` naming the file when it holds no PEM certificate.
-    static func trust(_ file: URL, forHop hop: String) throws {
+    init(trusting file: URL) throws {
         let text = try TLSFiles.read(file, what: "the upstream CA")
         let certificates: [NIOSSLCertificate]
         do {
@@ -30,20 +34,20 @@ enum UpstreamTLS {
             throw HTTPMockError(
                 .invalidRegistration, "HTTPS: the upstream CA \(file.path) holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }
-        extraTrust.withLockedValue { $0[hop] = certificates }
+        extraTrust = certificates
     }
 
-    /// The client context for `hop`'s forwards.
-    static func context(forHop hop: String) throws -> NIOSSLContext {
-        let extra = extraTrust.withLockedValue { $0[hop] }
-        let key = extra == nil ? "" : hop
-        if let context = contexts.withLockedValue({ $0[key] }) { return context }
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.applicationProtocols = ["http/1.1"]
-        if let extra { configuration.additionalTrustRoots = [.certificates(extra)] }
-        let context = try NIOSSLContext(configuration: configuration)
-        contexts.withLockedValue { $0[key] = context }
-        return context
+    /// The client context of this server's forwards, made on first use.
+    func context() throws -> NIOSSLContext {
+        try made.withLockedValue { made in
+            if let made { return made }
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            configuration.applicationProtocols = ["http/1.1"]
+            if let extraTrust { configuration.additionalTrustRoots = [.certificates(extraTrust)] }
+            let context = try NIOSSLContext(configuration: configuration)
+            made = context
+            return context
+        }
     }
 
     /// The TLS handler of a connection to `host`: SNI and the certificate's name check use
