@@ -1,7 +1,6 @@
 #if Server
 import Foundation
 import HTTPMock
-import NIOConcurrencyHelpers
 
 // `now`, `date` and `parseDate`. Compared with WireMock 2.35.1 (a fixed clock in our tests):
 //   {{now}} → 2026-11-26T21:19:56Z (seconds, Z in UTC)   {{now format='yyyy-MM-dd'}} → 2026-11-26
@@ -34,12 +33,12 @@ extension WireMockTemplating {
                 prepare: { site throws(TemplateHelperError) in
                     // A literal pattern's formatter is built once, for the call site.
                     guard let format = site.literal("format")?.helperText, !["epoch", "unix"].contains(format) else { return nil }
-                    return LockedFormatter(pattern: format, zone: Self.utc)
+                    return LockedDateFormatter(pattern: format, zone: Self.utc)
                 },
                 call: { call throws(TemplateHelperError) in
                     guard let text = call.argument(0)?.helperText else { return .null }
                     return try Self.parseDate(
-                        text, format: call.hash("format")?.helperText, formatter: call.prepared as? LockedFormatter) ?? .null
+                        text, format: call.hash("format")?.helperText, formatter: call.prepared as? LockedDateFormatter) ?? .null
                 }),
         ]
     }
@@ -48,37 +47,7 @@ extension WireMockTemplating {
     struct DateSite: Sendable {
         var offset: DateOffset?
         var zone: TimeZone?
-        var formatter: LockedFormatter?
-    }
-
-    /// A `DateFormatter` for one pattern and zone, used under a lock (it is not thread-safe).
-    final class LockedFormatter: Sendable {
-        private let formatter: NIOLockedValueBox<DateFormatter>
-        /// ICU names UTC `GMT` where Java's `z` says `UTC`.
-        private let namesUTC: Bool
-        init(pattern: String, zone: TimeZone) {
-            namesUTC = zone.secondsFromGMT() == 0 && ["UTC", "GMT", "Etc/UTC"].contains(zone.identifier) && Self.hasZoneName(pattern)
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.calendar = Calendar(identifier: .gregorian)
-            formatter.timeZone = zone
-            formatter.dateFormat = pattern
-            self.formatter = NIOLockedValueBox(formatter)
-        }
-        func string(from date: Date) -> String {
-            let text = formatter.withLockedValue { $0.string(from: date) }
-            return namesUTC ? text.replacingOccurrences(of: "GMT", with: "UTC") : text
-        }
-
-        /// Whether `pattern` has a `z` outside quotes.
-        static func hasZoneName(_ pattern: String) -> Bool {
-            var quoted = false
-            for character in pattern {
-                if character == "'" { quoted.toggle() } else if character == "z", !quoted { return true }
-            }
-            return false
-        }
-        func date(from text: String) -> Date? { formatter.withLockedValue { $0.date(from: text) } }
+        var formatter: LockedDateFormatter?
     }
 
     /// `zoneKnown`: without `timezone=` the zone is UTC (`now`); else it is the date's own.
@@ -88,15 +57,12 @@ extension WireMockTemplating {
         if let zone = site.literal("timezone") { prepared.zone = try timeZone(zone.helperText) }
         let zoneIsFixed = prepared.zone != nil || (zoneKnown && !site.has("timezone"))
         if let format = site.literal("format")?.helperText, !["epoch", "unix"].contains(format), zoneIsFixed {
-            prepared.formatter = LockedFormatter(pattern: format, zone: prepared.zone ?? utc)
+            prepared.formatter = LockedDateFormatter(pattern: format, zone: prepared.zone ?? utc)
         }
         return prepared
     }
 
     static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
-
-    /// `parseDate`'s second guess without `format=`, built once.
-    static let rfc1123 = LockedFormatter(pattern: "EEE, dd MMM yyyy HH:mm:ss zzz", zone: utc)
 
     static func timeZone(_ identifier: String) throws(TemplateHelperError) -> TimeZone {
         guard let zone = TimeZone(identifier: identifier) else { throw TemplateHelperError("unknown time zone \(identifier)") }
@@ -127,7 +93,7 @@ extension WireMockTemplating {
         case "unix":
             return .integer(try Self.whole(shifted.timeIntervalSince1970, "seconds"))
         case let pattern?:
-            let formatter = site.formatter ?? LockedFormatter(pattern: pattern, zone: zone ?? dateZone ?? utc)
+            let formatter = site.formatter ?? LockedDateFormatter(pattern: pattern, zone: zone ?? dateZone ?? utc)
             return .string(formatter.string(from: shifted))
         }
     }
@@ -159,7 +125,7 @@ extension WireMockTemplating {
     /// (its offset kept) or RFC 1123. `nil` when it does not read; an error for an epoch that
     /// is not a whole number or lies outside ``instantRange``.
     static func parseDate(
-        _ text: String, format: String?, formatter prepared: LockedFormatter? = nil
+        _ text: String, format: String?, formatter prepared: LockedDateFormatter? = nil
     ) throws(TemplateHelperError) -> TemplateValue? {
         switch format {
         case "epoch", "unix":
@@ -170,12 +136,12 @@ extension WireMockTemplating {
             let seconds = format == "epoch" ? Double(number) / 1000 : Double(number)
             return .date(try checked(seconds, "parseDate \(text) (format='\(format ?? "")')"), utc)
         case let pattern?:
-            let formatter = prepared ?? LockedFormatter(pattern: pattern, zone: utc)
+            let formatter = prepared ?? LockedDateFormatter(pattern: pattern, zone: utc)
             guard let date = formatter.date(from: text) else { return nil }
             return .date(try checked(date.timeIntervalSince1970, "parseDate \(text.prefix(60))"), utc)
         case nil:
             if let (date, zone) = iso8601(text) { return .date(date, zone) }
-            guard let date = rfc1123.date(from: text) else { return nil }
+            guard let date = LockedDateFormatter.rfc1123.date(from: text) else { return nil }
             return .date(try checked(date.timeIntervalSince1970, "parseDate \(text.prefix(60))"), utc)
         }
     }
