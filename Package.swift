@@ -81,9 +81,11 @@ let package = Package(
         // Caps how many tests Swift Testing runs at once, so that the suites do not starve the
         // cooperative pool on a two-core machine (Tests/TestSettings/TestSettings.c). Tests only.
         .target(name: "HTTPMockTestSettings", path: "Tests/TestSettings"),
+        // What the test targets share (running a test in a child process). Tests only.
+        .target(name: "HTTPMockTestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "HTTPMockTests",
-            dependencies: ["HTTPMock", "HTTPMockTestSettings"],
+            dependencies: ["HTTPMock", "HTTPMockTestSettings", "HTTPMockTestSupport"],
             exclude: ["Support/test_server.py"],
             resources: [.copy("Fixtures"), .copy("Mocks"), .process("Resources")]
         ),
@@ -95,6 +97,7 @@ let package = Package(
                 "HTTPMock",
                 "HTTPMockServer",
                 "HTTPMockTestSettings",
+                "HTTPMockTestSupport",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),

@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import enum HTTPMock.ASCIIBytes
 import NIOCore
 import NIOHTTP1
 
@@ -132,12 +133,7 @@ extension ConnectionHandler {
 
     /// RFC 3986 `reg-name`: unreserved, percent-encoded and sub-delimiter characters.
     private static func isRegisteredNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "-._~%!$&'()*+,;=".utf8.contains(byte)
-        }
+        ASCIIBytes.isAlphanumeric(byte) || "-._~%!$&'()*+,;=".utf8.contains(byte)
     }
 }
 #endif

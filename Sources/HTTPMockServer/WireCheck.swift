@@ -10,25 +10,12 @@ enum WireCheck {
         if (100...199).contains(response.statusCode) {
             return "its status \(response.statusCode) is an interim (1xx) status; a final response needs 200...599"
         }
+        // The same check as at registration (HTTPHeaders.problem), so a handler's header is
+        // refused with the same words as a registered one.
         for (name, value) in response.headers {
-            if name.isEmpty || !name.utf8.allSatisfy(isTokenByte) {
-                return "the header name \(name.debugDescription) is not an HTTP token"
-            }
-            if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
-                return "the value of header \(name) contains a CR, LF or NUL (\(value.debugDescription)), which would split the response"
-            }
+            if let problem = HTTPHeaders.problem(name: name, value: value) { return problem }
         }
         return nil
-    }
-
-    /// RFC 9110 `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }
 #endif

@@ -60,8 +60,7 @@ struct CLINewcomerTests {
             let (data, response) = try await makePlainSession().data(from: base.appendingPathComponent("__admin/mappings"))
             #expect((response as? HTTPURLResponse)?.statusCode == 200, "the admin API is on")
             #expect(String(decoding: data, as: UTF8.self).contains(#""total":0"#))
-            kill(cli.process.processIdentifier, SIGTERM)
-            #expect(try await cli.waitForExit() == 0)
+            #expect(try await cli.stop() == 0)
             #expect(!cli.text.contains("warning"), "no folder was read: \(cli.text)")
 
             let routes = try RunningCLI(["routes"], directory: directory)
@@ -103,8 +102,7 @@ struct CLINewcomerTests {
         let base = try await baseURL(of: cli)
         let (_, response) = try await makePlainSession().data(from: base.appendingPathComponent("v1/health"))
         #expect((response as? HTTPURLResponse)?.statusCode == 204)
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
     }
 
     @Test("routes takes --wiremock-root and --config like serve")
@@ -161,8 +159,7 @@ struct CLINewcomerTests {
             let (body, _) = try await makePlainSession().data(for: login)
             let report = String(decoding: body, as: UTF8.self)
             let log = try await cli.waitFor("POST /login")
-            kill(cli.process.processIdentifier, SIGTERM)
-            #expect(try await cli.waitForExit() == 0)
+            #expect(try await cli.stop() == 0)
             for text in [report, log] {
                 #expect(text.contains("No mock for POST"))
                 for secret in ["sent-token-1234", "key-9876"] {

@@ -29,35 +29,66 @@ struct CLITestError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// A spawned `httpmock`, its output collected as it comes.
+/// A spawned `httpmock`, its output collected as it comes: standard output and standard error
+/// together in ``text``, or apart (``standardOutput``, ``standardError``) with
+/// `separateStandardError`.
 final class RunningCLI: @unchecked Sendable {
-    // @unchecked: `output` is guarded by `lock`; `process` is used by one test.
+    // @unchecked: `output`, `errors` and `openPipes` are guarded by `lock`; `process` is used by one test.
     let process = Process()
     private let lock = NSLock()
     private var output = Data()
-    /// Whether the pipe reached end of file: everything the process wrote is in `output`.
-    private var reachedEnd = false
+    private var errors = Data()
+    /// The pipes not yet at end of file: at 0, everything the process wrote is collected.
+    private var openPipes: Int
 
     /// Starts `httpmock arguments` in `directory`, with `environment` added to the test's.
-    init(_ arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], directory: URL, environment: [String: String] = [:], separateStandardError: Bool = false) throws {
         process.executableURL = try httpmockExecutable()
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
         process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
+        let out = Pipe()
+        let err = separateStandardError ? Pipe() : out
+        openPipes = separateStandardError ? 2 : 1
+        process.standardOutput = out
+        process.standardError = err
+        collect(out) { $0.output.append($1) }
+        if separateStandardError { collect(err) { $0.errors.append($1) } }
+        try process.run()
+    }
+
+    /// Appends what `pipe` delivers with `append`, under the lock, until its end of file.
+    private func collect(_ pipe: Pipe, _ append: @escaping @Sendable (RunningCLI, Data) -> Void) {
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }  // end of file
             guard let self else { return }
             self.lock.withLock {
-                if data.isEmpty { self.reachedEnd = true } else { self.output.append(data) }
+                if data.isEmpty { self.openPipes -= 1 } else { append(self, data) }
             }
         }
-        try process.run()
+    }
+
+    /// Standard output (with standard error unless kept apart).
+    var standardOutput: String { text }
+    /// Standard error, when kept apart (`separateStandardError`).
+    var standardError: String { lock.withLock { String(decoding: errors, as: UTF8.self) } }
+
+    /// The first line of standard output, once there is one.
+    func firstLine(timeout: TimeInterval = 20) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = standardOutput
+            if let end = text.firstIndex(of: "\n") { return String(text[..<end]) }
+            if !process.isRunning {
+                try await Task.sleep(nanoseconds: 200_000_000)
+                throw CLITestError("httpmock exited (\(process.terminationStatus)) without a line: \(standardOutput) \(standardError)")
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        throw CLITestError("httpmock printed no line within \(timeout) s: \(standardError)")
     }
 
     var text: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
@@ -77,8 +108,14 @@ final class RunningCLI: @unchecked Sendable {
         throw CLITestError("httpmock did not print \(needle) within \(timeout) s: \(text)")
     }
 
+    /// Sends SIGTERM and waits for the exit (``waitForExit(timeout:)``); returns the status.
+    func stop() async throws -> Int32 {
+        kill(process.processIdentifier, SIGTERM)
+        return try await waitForExit()
+    }
+
     /// Waits for the process to exit, killing it after `timeout` seconds; returns its status.
-    func waitForExit(timeout: TimeInterval = 10) async throws -> Int32 {
+    func waitForExit(timeout: TimeInterval = 20) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline {
             try await Task.sleep(nanoseconds: 20_000_000)
@@ -86,12 +123,12 @@ final class RunningCLI: @unchecked Sendable {
         if process.isRunning {
             process.terminate()
             kill(process.processIdentifier, SIGKILL)
-            throw CLITestError("httpmock did not exit within \(timeout) s: \(text)")
+            throw CLITestError("httpmock did not exit within \(timeout) s: \(text) \(standardError)")
         }
         // The process has exited, but its last output may still be in the pipe on its way to
         // the readability handler: wait for end of file (briefly; the output is checked anyway).
         let drained = Date().addingTimeInterval(5)
-        while !lock.withLock({ reachedEnd }), Date() < drained {
+        while lock.withLock({ openPipes > 0 }), Date() < drained {
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         return process.terminationStatus
@@ -133,8 +170,7 @@ struct CLITests {
         let log = try await cli.waitFor("GET /nothing 404")
         #expect(log.contains("GET /ping 200"))
         #expect(log.contains("No mock for GET"))  // the near-miss report of the miss
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
     }
 
     @Test("configuration.json sets the delay; a flag wins over it; SIGINT exits 0")
@@ -225,8 +261,7 @@ struct CLITests {
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/css") == true)
         let (_, traversal) = try await session.data(from: URL(string: base.absoluteString + "/%2E%2E/session.har")!)
         #expect((traversal as? HTTPURLResponse).map { (400..<500).contains($0.statusCode) } == true)
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
     }
 }
 #endif

@@ -115,8 +115,7 @@ struct CLITrustTests {
         // Good values still start.
         let cli = try RunningCLI(["serve", folder.path, "--impersonate", "http://api.example.com:8080"], directory: folder)
         _ = try await servedURL(cli)
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
     }
 
     @Test("--forward-unmatched with --file-dir is refused at start-up: both would answer the misses")
@@ -159,8 +158,7 @@ struct CLITrustTests {
         let (data, response) = try await makePlainSession().data(from: base.appendingPathComponent("ping"))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: data, as: UTF8.self) == "pong")
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
         // Given as FOLDER from elsewhere, the file in it is the settings file too.
         let elsewhere = try makeFolder("cwd")
         defer { try? FileManager.default.removeItem(at: elsewhere) }
@@ -240,8 +238,7 @@ struct CLITrustTests {
         // The built-in example.com host nobody configured is not named (issue 44.6).
         #expect(log.contains("No mock for GET \(base.absoluteString)/pong\n"), "\(log)")
         #expect(!log.contains("example.com"), "\(log)")
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
     }
 
     @Test("--har of one host: requests naming the server are matched as it, and the start-up line says so")
@@ -260,8 +257,7 @@ struct CLITrustTests {
             bodies.append(String(decoding: data, as: UTF8.self))
         }
         #expect(bodies == ["first", "second", "second"])
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
 
         // Two hosts: nothing is guessed.
         let other = folder.appendingPathComponent("other.har")

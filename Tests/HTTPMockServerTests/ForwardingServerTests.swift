@@ -13,6 +13,16 @@ import Glibc
 /// through with bounded memory and stops when the client leaves (in a child process).
 @Suite("Forwarding over the server is bounded (SPEC §23)")
 struct ForwardingServerTests {
+    /// A server for `api.example.com` forwarding `/slow/**` to `upstream`.
+    static func forwarding(to upstream: SilentUpstream, forwardTimeout: TimeInterval) async throws -> (HTTPMock, HTTPMockServer) {
+        let mock = HTTPMock()
+        mock.forwardTimeout = forwardTimeout
+        mock.addResponses(
+            forPath: "/slow/**", host: "api.example.com",
+            responses: [.forward(to: URL(string: "http://127.0.0.1:\(upstream.port)")!, lifetime: .eternal)])
+        return (mock, try await mock.startServer(impersonating: "api.example.com"))
+    }
+
     static func status(of response: String) -> Int? {
         Int(response.split(separator: " ", maxSplits: 2).dropFirst().first ?? "")
     }
@@ -69,12 +79,7 @@ struct ForwardingServerTests {
     func silentUpstreamIs504() async throws {
         let upstream = try SilentUpstream()
         defer { upstream.stop() }
-        let mock = HTTPMock()
-        mock.forwardTimeout = 0.5
-        mock.addResponses(
-            forPath: "/slow/**", host: "api.example.com",
-            responses: [.forward(to: URL(string: "http://127.0.0.1:\(upstream.port)")!, lifetime: .eternal)])
-        let server = try await mock.startServer(impersonating: "api.example.com")
+        let (mock, server) = try await Self.forwarding(to: upstream, forwardTimeout: 0.5)
         defer { Task { await server.stop() } }
         let answer = try await rawExchange(port: server.port, "GET /slow/x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 60)
         #expect(Self.status(of: answer) == 504, "\(answer)")
@@ -88,13 +93,8 @@ struct ForwardingServerTests {
     func leavingClientClosesUpstream() async throws {
         let upstream = try SilentUpstream()
         defer { upstream.stop() }
-        let mock = HTTPMock()
-        mock.forwardTimeout = 3600
-        mock.addResponses(
-            forPath: "/slow/**", host: "api.example.com",
-            responses: [.forward(to: URL(string: "http://127.0.0.1:\(upstream.port)")!, lifetime: .eternal)])
-        let server = try await mock.startServer(impersonating: "api.example.com")
-        defer { Task { await server.stop() } }
+        let (mock, server) = try await Self.forwarding(to: upstream, forwardTimeout: 3600)
+        defer { _ = withExtendedLifetime(mock) { Task { await server.stop() } } }
         let port = server.port
         for round in 1...3 {
             let client = try await blocking { () -> RawClient in

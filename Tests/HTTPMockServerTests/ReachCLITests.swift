@@ -162,8 +162,7 @@ struct ReachCLITests {
         #expect(try await curlAnswer(["-g", "http://[::1]:\(port)/hello"]).body == "hi")
         #expect(try await curlAnswer(["-6", "http://localhost:\(port)/hello"]).body == "hi")
         #expect(try await curlAnswer(["-4", "http://localhost:\(port)/hello"]).body == "hi")
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
 
         let (bound, boundBase) = try await startServe(
             ["--root-dir", root.path, "--port", "0", "--bind-address", "127.0.0.1"], in: folder)
@@ -239,8 +238,7 @@ struct ReachCLITests {
         let requests = try JSONDecoder().decode(JSONValue.self, from: Data(journal.body.utf8))
         guard case .array(let kept)? = requests["requests"] else { throw CLITestError("no requests in \(journal)") }
         #expect(kept.count == 1, "\(journal)")  // --max-request-journal-entries 1
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
 
         let https = try RunningCLI(["serve", "--https-port", "70000"], directory: folder)
         #expect(try await https.waitForExit() != 0)
@@ -287,8 +285,7 @@ struct ReachCLITests {
         let list = try await curlAnswer([admin])
         #expect(list.statusLine.hasPrefix("HTTP/1.1 500"), "\(list)")
         #expect(list.body.contains("The request journal is disabled"))
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
     }
 
     @Test("--proxy-all with --record-mappings forwards misses and writes what it recorded into --root-dir at stop")
@@ -305,8 +302,7 @@ struct ReachCLITests {
             ["--port", "0", "--root-dir", root.path, "--proxy-all", upstreamServer.baseURL.absoluteString, "--record-mappings"],
             in: folder)
         #expect(try await curlAnswer([base.absoluteString + "/greeting"]).body == "hello from upstream")
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
         #expect(cli.text.contains("recorded 1 mapping into \(root.path)/mappings"), "\(cli.text)")
         let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("mappings").path)
         #expect(files.count == 1, "\(files)")

@@ -32,8 +32,7 @@ struct VoodooJavaScriptCoreLoadingTests {
     }
 
     func stop(_ cli: RunningCLI, _ folder: URL) async throws {
-        kill(cli.process.processIdentifier, SIGTERM)
-        #expect(try await cli.waitForExit() == 0)
+        #expect(try await cli.stop() == 0)
         try? FileManager.default.removeItem(at: folder)
     }
 

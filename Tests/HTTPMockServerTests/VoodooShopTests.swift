@@ -17,65 +17,6 @@ import Glibc
 /// The shop fixtures: YAML endpoints and scripts, templates with partials, static files.
 let voodooShop = voodooFixtures.appendingPathComponent("shop")
 
-/// A spawned `httpmock` whose standard output and standard error are kept apart.
-final class SeparatedCLI: @unchecked Sendable {
-    // @unchecked: `stdout` and `stderr` are guarded by `lock`; `process` is used by one test.
-    let process = Process()
-    private let lock = NSLock()
-    private var stdout = Data()
-    private var stderr = Data()
-
-    init(_ arguments: [String], directory: URL) throws {
-        process.executableURL = try httpmockExecutable()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            self?.lock.withLock { self?.stdout.append(data) }
-        }
-        err.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            self?.lock.withLock { self?.stderr.append(data) }
-        }
-        try process.run()
-    }
-
-    var standardOutput: String { lock.withLock { String(decoding: stdout, as: UTF8.self) } }
-    var standardError: String { lock.withLock { String(decoding: stderr, as: UTF8.self) } }
-
-    /// The first line of standard output, once there is one.
-    func firstLine(timeout: TimeInterval = 20) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let text = standardOutput
-            if let end = text.firstIndex(of: "\n") { return String(text[..<end]) }
-            if !process.isRunning {
-                try await Task.sleep(nanoseconds: 200_000_000)
-                throw CLITestError("httpmock exited (\(process.terminationStatus)) without a line: \(standardOutput) \(standardError)")
-            }
-            try await Task.sleep(nanoseconds: 20_000_000)
-        }
-        throw CLITestError("httpmock printed no line within \(timeout) s: \(standardError)")
-    }
-
-    func waitForExit(timeout: TimeInterval = 20) async throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            throw CLITestError("httpmock did not exit: \(standardError)")
-        }
-        try await Task.sleep(nanoseconds: 200_000_000)  // the last output on its way through the pipes
-        return process.terminationStatus
-    }
-}
-
 /// curl with its status code and headers: `-i` output split into head and body.
 func curlExchange(_ arguments: [String]) async throws -> (status: Int, head: String, body: String) {
     let text = try await curl(["-i"] + arguments)
@@ -119,7 +60,9 @@ struct VoodooShopCLITests {
         "run -c -t -f with no port: the bare URL is the first line of stdout (a port of 8080-8090), the broken script a warning on stderr; every §20 item answers"
     )
     func runServesTheShop() async throws {
-        let cli = try SeparatedCLI(["run", "-c", "shop/config", "-t", "shop/templates", "-f", "shop/files"], directory: voodooFixtures)
+        let cli = try RunningCLI(
+            ["run", "-c", "shop/config", "-t", "shop/templates", "-f", "shop/files"], directory: voodooFixtures, separateStandardError: true
+        )
         let url = try await cli.firstLine()
         let base = try #require(URL(string: url))
         #expect(url == "http://127.0.0.1:\(base.port ?? 0)")
@@ -182,12 +125,10 @@ struct VoodooShopCLITests {
         // --file-dir, and URLSession as a client.
         #expect(try await curl([url + "/banner.txt"]) == "Summer sale!\n")
         let session = makePlainSession()
-        var request = URLRequest(url: base.appendingPathComponent("graphql"))
-        request.httpMethod = "POST"
-        request.setValue("application/graphql", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("query Heroes { hero { name } }".utf8)
-        let (data, response) = try await session.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: data, as: UTF8.self).contains("R2-D2"))
+        let heroes = try await voodooRequest(
+            session, base.appendingPathComponent("graphql"), method: "POST", body: "query Heroes { hero { name } }",
+            contentType: "application/graphql")
+        #expect(heroes.status == 200 && heroes.text.contains("R2-D2"), "\(heroes.text)")
         let (config, configResponse) = try await session.data(from: base.appendingPathComponent("config"))
         #expect((configResponse as? HTTPURLResponse)?.value(forHTTPHeaderField: "Config-Version") == "1.0")
         #expect(String(decoding: config, as: UTF8.self).contains(#""graphQL":true"#))
@@ -203,7 +144,7 @@ struct VoodooShopCLITests {
     func defaultRangeTaken() async throws {
         let held = holdVoodooPorts()
         defer { for fd in held { close(fd) } }
-        let cli = try SeparatedCLI(["run", "-c", "shop/config/cart"], directory: voodooFixtures)
+        let cli = try RunningCLI(["run", "-c", "shop/config/cart"], directory: voodooFixtures, separateStandardError: true)
         #expect(try await cli.waitForExit() != 0)
         #expect(cli.standardError.contains("8080-8090"))
         #expect(cli.standardError.contains("Usage: httpmock run"))
@@ -215,18 +156,19 @@ struct VoodooShopCLITests {
         // Below Linux's ephemeral range (32768–60999): a port there can be held by any outgoing
         // connection of the busy suite (CI failed once on 41,9xx under ThreadSanitizer).
         let port = 21_900 + Int.random(in: 0..<90)
-        let single = try SeparatedCLI(["run", "-c", "shop/config/cart", "-p", "\(port)", "--verbose"], directory: voodooFixtures)
+        let single = try RunningCLI(
+            ["run", "-c", "shop/config/cart", "-p", "\(port)", "--verbose"], directory: voodooFixtures, separateStandardError: true)
         #expect(try await single.firstLine() == "http://127.0.0.1:\(port)")
         #expect(single.standardError.contains("route POST **/cart/items"))
-        let ranged = try SeparatedCLI(
-            ["run", "--config", "shop/config/cart", "--port-range", "\(port)-\(port + 5)"], directory: voodooFixtures)
+        let ranged = try RunningCLI(
+            ["run", "--config", "shop/config/cart", "--port-range", "\(port)-\(port + 5)"], directory: voodooFixtures,
+            separateStandardError: true)
         let second = try #require(URL(string: try await ranged.firstLine()))
         #expect(second.port.map { $0 > port && $0 <= port + 5 } == true)
         for cli in [single, ranged] {
-            kill(cli.process.processIdentifier, SIGTERM)
-            #expect(try await cli.waitForExit() == 0)
+            #expect(try await cli.stop() == 0)
         }
-        let wrong = try SeparatedCLI(["run", "-c", "shop/config/cart", "-p", "80x"], directory: voodooFixtures)
+        let wrong = try RunningCLI(["run", "-c", "shop/config/cart", "-p", "80x"], directory: voodooFixtures, separateStandardError: true)
         #expect(try await wrong.waitForExit() != 0)
         #expect(wrong.standardError.contains("--port-range") && wrong.standardError.contains("80x"))
     }
@@ -235,7 +177,8 @@ struct VoodooShopCLITests {
     func configErrorUsageNamesRun() async throws {
         let folder = try makeVoodooFolder(["bad.yml": "- http:\n    api: get\n  response:\n    status: 200\n"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = try SeparatedCLI(["run", "-c", folder.appendingPathComponent("bad.yml").path, "-p", "0"], directory: folder)
+        let cli = try RunningCLI(
+            ["run", "-c", folder.appendingPathComponent("bad.yml").path, "-p", "0"], directory: folder, separateStandardError: true)
         #expect(try await cli.waitForExit() != 0)
         #expect(cli.standardError.contains("bad.yml:2"))
         #expect(cli.standardError.contains("Usage: httpmock run"))
@@ -277,12 +220,10 @@ struct VoodooShopInProcessTests {
         #expect(try await voodooRequest(session, base.appendingPathComponent("profile")).text == "Hello null")
         let emptied = try await voodooRequest(session, base.appendingPathComponent("cart"), method: "DELETE")
         #expect(emptied.status == 200 && emptied.text.isEmpty && emptied.headers["Content-Type"] == nil)
-        var request = URLRequest(url: base.appendingPathComponent("graphql"))
-        request.httpMethod = "POST"
-        request.setValue("application/graphql", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data("{ villain(film: EMPIRE, first: 3) { name } }".utf8)
-        let (data, response) = try await session.data(for: request)
-        #expect((response as? HTTPURLResponse)?.statusCode == 200 && String(decoding: data, as: UTF8.self).contains("Vader"))
+        let villains = try await voodooRequest(
+            session, base.appendingPathComponent("graphql"), method: "POST", body: "{ villain(film: EMPIRE, first: 3) { name } }",
+            contentType: "application/graphql")
+        #expect(villains.status == 200 && villains.text.contains("Vader"), "\(villains.text)")
     }
 
     @Test("32 concurrent scripts incrementing cache.count end at 32; the body arrives as bytes")

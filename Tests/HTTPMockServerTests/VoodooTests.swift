@@ -23,13 +23,13 @@ func makeVoodooFolder(_ files: [String: String]) throws -> URL {
 
 /// One request through `session`: status, headers and body text.
 func voodooRequest(
-    _ session: URLSession, _ url: URL, method: String = "GET", body: String? = nil
+    _ session: URLSession, _ url: URL, method: String = "GET", body: String? = nil, contentType: String = "application/json"
 ) async throws -> (status: Int, headers: [AnyHashable: Any], text: String) {
     var request = URLRequest(url: url)
     request.httpMethod = method
     if let body {
         request.httpBody = Data(body.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
     }
     let (data, response) = try await session.data(for: request)
     let http = try #require(response as? HTTPURLResponse)

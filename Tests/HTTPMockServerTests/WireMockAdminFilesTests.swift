@@ -71,9 +71,7 @@ struct WireMockAdminFilesTests {
         }
         let root = try temporaryWireMockRoot()
         defer { try? FileManager.default.removeItem(at: root) }
-        let mock = HTTPMock()
-        mock.logHandler = nil
-        try mock.loadWireMock(from: root)
+        let mock = try quietMock(loading: root)
         try await servingAdmin(mock) { admin in
             let id = "6a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
             try await admin.send(
@@ -151,9 +149,7 @@ struct WireMockAdminFilesTests {
         defer { Task { await target.stop() } }
         let root = try temporaryWireMockRoot()
         defer { try? FileManager.default.removeItem(at: root) }
-        let mock = HTTPMock()
-        mock.logHandler = nil
-        try mock.loadWireMock(from: root)
+        let mock = try quietMock(loading: root)
         try await servingAdmin(mock) { admin in
             #expect(try await admin.json("/__admin/recordings/status")["status"] == "NeverStarted")
             let start = try await admin.send(

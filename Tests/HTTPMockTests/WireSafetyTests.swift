@@ -77,7 +77,7 @@ struct WireSafetyTests {
             mock.addResponses(forPath: "/r", responses: [.plaintext("x", headers: ["X-Trace": value])])
         } matching: { issue in
             issue.description.contains("response 1 of 1: header X-Trace has a value containing CR, LF or NUL")
-                && (issue.description.contains(#"\r\n"#) || issue.description.contains(#"\n"#) || issue.description.contains(#"\0"#))
+                && (issue.description.contains(#"\r\n"#) || issue.description.contains(#"\n"#) || issue.description.contains(#"\u0000"#))
                 && issue.sourceLocation?.line == line
         }
         try await expectNothingRegistered()

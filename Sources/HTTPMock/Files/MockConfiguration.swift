@@ -196,24 +196,7 @@ struct MockConfiguration: Sendable {
     /// `text` in double quotes, with quotes, backslashes and control characters escaped as in
     /// JSON, shortened to 80 characters.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for (index, scalar) in text.unicodeScalars.enumerated() {
-            if index == 80 {
-                result += "…"
-                break
-            }
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += String(format: "\\u%04X", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        JSONValue.quoted(text, shortenedTo: 80)
     }
 
     // MARK: - Malformed JSON

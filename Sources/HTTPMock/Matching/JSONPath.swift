@@ -195,16 +195,25 @@ extension JSONValue {
         }
     }
 
-    static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string (RFC 8259 §7): in double quotes, with quotes, backslashes and
+    /// control characters escaped. The one quoting of the package: JSON written out, and (with
+    /// `limit`) a received value in a message, shortened to `limit` scalars and "…", DEL
+    /// escaped too so that nothing unprintable reaches a terminal.
+    static func quoted(_ text: String, shortenedTo limit: Int? = nil) -> String {
         var result = "\""
-        for scalar in text.unicodeScalars {
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            if index == limit {
+                result += "…"
+                break
+            }
             switch scalar {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20 || (limit != nil && scalar.value == 0x7F):
+                result += String(format: "\\u%04x", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }

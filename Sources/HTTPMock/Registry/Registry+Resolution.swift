@@ -10,12 +10,10 @@ extension Registry {
     /// Finds the most specific route that matches `request` and still has a response, pops
     /// that response and journals the request.
     ///
-    /// When a candidate route has a body matcher (which may parse a large body) or a predicate
-    /// (user code), host/path lookup and the request matchers run on a snapshot of the routes
-    /// *outside* the lock, so a predicate may call back into HTTPMock. Otherwise (the usual
-    /// case) the matching is cheap and runs no user code, and lookup, choice and pop share one
-    /// critical section. Either way the choice among the matching routes and the pop happen in
-    /// one critical section: the first route, in precedence order, whose queue is not empty
+    /// Host/path lookup and the request matchers run on a snapshot of the routes *outside* the
+    /// lock: a predicate may call back into HTTPMock, and the server's event loops, which share
+    /// this lock, do not wait while another matches. The choice among the matching routes and
+    /// the pop happen in one critical section: the first route, in precedence order, whose queue is not empty
     /// wins, so two concurrent requests never get the same `.single` response and an exhausted
     /// queue never shadows another route.
     ///
@@ -69,19 +67,22 @@ extension Registry {
     }
 
     /// ``resolve(_:)``'s usual case, or `nil` with nothing changed: when no candidate route has
-    /// a body matcher or a predicate, matching runs no user code and costs little, and lookup,
-    /// choice and pop share one critical section on the current routes. `nil` when a candidate
+    /// a body matcher or a predicate, matching runs no user code and costs little; it runs on a
+    /// snapshot outside the lock, then choice and pop share one critical section. `nil` when a candidate
     /// runs user code or no route with a response matches (the full path journals the miss and
     /// writes the near-miss report). Never waits for anything but the instance's lock, so the
     /// server calls it on its event loop (``HTTPMock/startServing(method:target:headers:body:clientAddress:)``).
     func resolveWithoutUserCode(_ request: MockRequest) -> Resolution? {
         let date = Date()
         var compacted: [MockResponse] = []  // released after the lock
+        // Matched on a snapshot outside the lock: the server's event loops share this lock, and
+        // one of them matching (a regular expression, a JSON body) kept the other waiting.
+        let snapshot = state.withLock { $0.routes }
+        guard let matching = Self.matchingRoutesFallingBackToGet(for: request, in: snapshot, runningUserCode: false) else {
+            return nil
+        }
         let (direct, wakesWaiters) = state.withLock { state -> (Resolution?, Bool) in
-            guard let matching = Self.matchingRoutesFallingBackToGet(for: request, in: state.routes, runningUserCode: false) else {
-                return (nil, false)
-            }
-            return (state.popFirst(of: matching, in: nil, for: request, date: date, compacted: &compacted), state.hasWaiters)
+            (state.popFirst(of: matching, in: snapshot, for: request, date: date, compacted: &compacted), state.hasWaiters)
         }
         guard let direct else { return nil }
         compacted = []

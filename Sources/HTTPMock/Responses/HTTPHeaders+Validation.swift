@@ -8,7 +8,7 @@ extension HTTPHeaders {
         if name.isEmpty {
             return "a header name is empty (value \(quoted(value)))"
         }
-        if !name.utf8.allSatisfy(isTokenByte) {
+        if !name.utf8.allSatisfy(ASCIIBytes.isTokenByte) {
             return "header name \(quoted(name)) is not a valid HTTP header name (letters, digits and !#$%&'*+-.^_`|~ only)"
         }
         if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
@@ -24,32 +24,6 @@ extension HTTPHeaders {
 
     /// `"text"` with control characters spelled out and long values shortened, for messages.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars.prefix(200) {
-            switch scalar {
-            case "\r": result += "\\r"
-            case "\n": result += "\\n"
-            case "\0": result += "\\0"
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        if text.unicodeScalars.count > 200 { result += "…" }
-        return result + "\""
-    }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
+        JSONValue.quoted(text, shortenedTo: 200)
     }
 }

@@ -58,4 +58,12 @@ func temporaryWireMockRoot() throws -> URL {
     try FileManager.default.createDirectory(at: root.appendingPathComponent("__files"), withIntermediateDirectories: true)
     return root
 }
+
+/// An instance that logs nothing, with the WireMock root `root` loaded.
+func quietMock(loading root: URL) throws -> HTTPMock {
+    let mock = HTTPMock()
+    mock.logHandler = nil
+    try mock.loadWireMock(from: root)
+    return mock
+}
 #endif

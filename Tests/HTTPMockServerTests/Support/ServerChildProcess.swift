@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import HTTPMockTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,78 +13,20 @@ import Glibc
 ///
 /// The child is this very test binary, run with `--filter ServerChildScenarioHost` and the
 /// scenario's name in ``environmentKey``; its exit status says whether every expectation held.
-/// As `Tests/HTTPMockTests/Support/ChildProcess.swift`, for this target.
+/// As `Tests/HTTPMockTests/Support/ChildProcess.swift`, for this target; both run children with
+/// `Tests/TestSupport/ChildTestProcess.swift`.
 enum ServerChildProcess {
     static let environmentKey = "HTTPMOCK_SERVER_CHILD_SCENARIO"
 
-    /// Whether children can be started: the running binary is found through `/proc/self/exe`.
-    static var isAvailable: Bool {
-        #if os(Linux)
-        FileManager.default.fileExists(atPath: "/proc/self/exe")
-        #else
-        false
-        #endif
-    }
+    typealias Outcome = ChildTestProcess.Outcome
 
-    struct Outcome: CustomStringConvertible {
-        var status: Int32
-        var exitedNormally: Bool
-        var timedOut: Bool
-        var output: String
-
-        /// Exited with status 0 within its time, and its one test passed.
-        var passed: Bool { !timedOut && exitedNormally && status == 0 && output.contains("passed") }
-
-        var description: String {
-            let how = timedOut ? "timed out (killed)" : exitedNormally ? "exited with status \(status)" : "killed by signal \(status)"
-            return "child \(how); output:\n\(output.suffix(4000))"
-        }
-    }
+    /// Whether children can be started (``ChildTestProcess/isAvailable``).
+    static var isAvailable: Bool { ChildTestProcess.isAvailable }
 
     /// Runs `scenario` in a child and waits at most `timeout` seconds for it.
     static func run(_ scenario: String, timeout: TimeInterval = 60) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["--testing-library", "swift-testing", "--filter", "ServerChildScenarioHost"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[environmentKey] = scenario
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let output = ServerChildOutput()
-        let readDone = DispatchSemaphore(value: 0)
-        try process.run()
-        Thread.detachNewThread {
-            output.set((try? pipe.fileHandleForReading.readToEnd()) ?? Data())
-            readDone.signal()
-        }
-        let finished = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let deadline = Date().addingTimeInterval(timeout)
-                while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-                continuation.resume(returning: !process.isRunning)
-            }
-        }
-        if !finished {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        _ = readDone.wait(timeout: .now() + 5)
-        return Outcome(
-            status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
-            timedOut: !finished, output: String(decoding: output.get(), as: UTF8.self))
+        try await ChildTestProcess.run(filter: "ServerChildScenarioHost", environment: [environmentKey: scenario], timeout: timeout)
     }
-}
-
-/// The child's output, written by the reading thread and read once it is done.
-private final class ServerChildOutput: @unchecked Sendable {
-    // @unchecked: every access holds `lock`.
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.withLock { data = value } }
-    func get() -> Data { lock.withLock { data } }
 }
 
 /// The test a child runs: the scenario named in its environment, nothing in a normal run.

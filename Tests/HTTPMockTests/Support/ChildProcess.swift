@@ -1,4 +1,5 @@
 import Foundation
+import HTTPMockTestSupport
 import Testing
 
 /// Runs one scenario of ``ChildScenarios`` in a fresh copy of this test process, for what must
@@ -11,70 +12,18 @@ import Testing
 enum ChildProcess {
     static let environmentKey = "HTTPMOCK_CHILD_SCENARIO"
 
-    /// Whether children can be started: the running binary is found through `/proc/self/exe`.
-    static var isAvailable: Bool {
-        #if os(Linux)
-        FileManager.default.fileExists(atPath: "/proc/self/exe")
-        #else
-        false
-        #endif
-    }
+    typealias Outcome = ChildTestProcess.Outcome
 
-    struct Outcome: CustomStringConvertible {
-        var status: Int32
-        var exitedNormally: Bool
-        var timedOut: Bool
-        var output: String
-
-        /// Exited with status 0 within its time, and its one test passed.
-        var passed: Bool { !timedOut && exitedNormally && status == 0 && output.contains("passed") }
-
-        var description: String {
-            let how = timedOut ? "timed out (killed)" : exitedNormally ? "exited with status \(status)" : "killed by signal \(status)"
-            return "child \(how); output:\n\(output.suffix(4000))"
-        }
-    }
+    /// Whether children can be started (``ChildTestProcess/isAvailable``).
+    static var isAvailable: Bool { ChildTestProcess.isAvailable }
 
     /// Runs `scenario` in a child and waits at most `timeout` seconds for it.
     /// `testingLibrary` and `filter` choose another test to run in the child (an XCTest case).
     static func run(
         _ scenario: String, testingLibrary: String = "swift-testing", filter: String = "ChildScenarioHost", timeout: TimeInterval = 60
     ) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        // XCTest takes its filter as a positional `Module.Class/method` argument.
-        process.arguments =
-            testingLibrary == "xctest"
-            ? ["--testing-library", testingLibrary, filter] : ["--testing-library", testingLibrary, "--filter", filter]
-        var environment = ProcessInfo.processInfo.environment
-        environment[environmentKey] = scenario
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let output = Box<Data>(Data())
-        let readDone = DispatchSemaphore(value: 0)
-        try process.run()
-        Thread.detachNewThread {
-            output.value = (try? pipe.fileHandleForReading.readToEnd()) ?? Data()
-            readDone.signal()
-        }
-        let finished = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                let deadline = Date().addingTimeInterval(timeout)
-                while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-                continuation.resume(returning: !process.isRunning)
-            }
-        }
-        if !finished {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
-        _ = readDone.wait(timeout: .now() + 5)
-        return Outcome(
-            status: process.terminationStatus, exitedNormally: process.terminationReason == .exit,
-            timedOut: !finished, output: String(decoding: output.value, as: UTF8.self))
+        try await ChildTestProcess.run(
+            filter: filter, testingLibrary: testingLibrary, environment: [environmentKey: scenario], timeout: timeout)
     }
 }
 

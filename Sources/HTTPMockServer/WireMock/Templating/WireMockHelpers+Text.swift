@@ -135,13 +135,11 @@ extension WireMockTemplating {
     static func formEncoded(_ text: String) -> String {
         var result = ""
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"):
+            if ASCIIBytes.isAlphanumeric(byte) || ".-*_".utf8.contains(byte) {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "):
+            } else if byte == UInt8(ascii: " ") {
                 result += "+"
-            default:
+            } else {
                 result += String(format: "%%%02X", byte)
             }
         }
