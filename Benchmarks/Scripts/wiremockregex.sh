@@ -10,7 +10,7 @@
 set -euo pipefail
 BIN=${HTTPMOCK_BIN:-$(cd "$(dirname "$0")/../.." && pwd)/.build-release/release/httpmock}
 JAR=${WIREMOCK_JAR:-/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages/wiremock/server/wiremock-standalone-2.35.1.jar}
-SECS=${WRK_SECONDS:-3}; ROUNDS=${ROUNDS:-3}
+SECS=${WRK_SECONDS:-3}; ROUNDS=${ROUNDS:-3}; CONNS=${CONNECTIONS:-64}
 if [ "${PIN:-0}" = 1 ]; then SERVER="taskset -c 1"; CLIENT="taskset -c 0"; else SERVER=""; CLIENT=""; fi
 BODY=$(printf 'x%.0s' $(seq 1 100))
 make_root() { # name count
@@ -30,7 +30,7 @@ $SERVER $BIN serve --wiremock-root $THOUSAND --port 18912 --log-level CRITICAL -
 (cd $THOUSAND && exec $SERVER java -jar $JAR --port 18913 --root-dir $THOUSAND --disable-banner --no-request-journal >/dev/null 2>&1) & P3=$!
 trap 'kill $P1 $P2 $P3 2>/dev/null || true' EXIT
 for p in 18911 18912 18913; do wait_200 http://127.0.0.1:$p/api/v3/items/xyz-0; done
-rate() { $CLIENT wrk -t2 -c64 -d${SECS}s "$1" | awk '/Requests\/sec:/ {print $2} /Non-2xx|Socket errors/ {print "ERR " $0 > "/dev/stderr"}'; }
+rate() { $CLIENT wrk -t2 -c$CONNS -d${SECS}s "$1" | awk '/Requests\/sec:/ {print $2} /Non-2xx|Socket errors/ {print "ERR " $0 > "/dev/stderr"}'; }
 for path in /api/v3/items/xyz-999 /api/v3/items/xyz-0; do rate http://127.0.0.1:18913$path >/dev/null; rate http://127.0.0.1:18913$path >/dev/null; done
 CASES=("18911 /api/v3/items/xyz-0" "18912 /api/v3/items/xyz-999" "18913 /api/v3/items/xyz-999" "18912 /api/v3/items/xyz-0" "18913 /api/v3/items/xyz-0")
 for c in "${CASES[@]}"; do set -- $c; rate http://127.0.0.1:$1$2 >/dev/null; done  # warm-up of each, as Harness.interleaved

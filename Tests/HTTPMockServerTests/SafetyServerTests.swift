@@ -300,6 +300,24 @@ struct SafetyServerTests {
         #expect(cli.text.contains("token=REDACTED"), "\(cli.text)")
     }
 
+    @Test("httpmock serve --journal-limit 0 journals nothing and answers misses and hits (a miss used to stop the server)")
+    func cliJournalLimitZero() async throws {
+        let folder = try makeMocksFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (cli, port) = try await Self.serve(["--journal-limit", "0", "--log-level", "INFO"], folder: folder)
+        defer { cli.process.terminate() }
+        for _ in 0..<2 {
+            let miss = try await rawExchange(port: port, "GET /nothing-here HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 30)
+            #expect(miss.hasPrefix("HTTP/1.1 404"), "\(miss)")
+            let hit = try await rawExchange(port: port, "GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 30)
+            #expect(hit.hasPrefix("HTTP/1.1 200") && hit.hasSuffix("pong"), "\(hit)")
+        }
+        let listed = try await rawExchange(port: port, "GET /__admin/requests HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", timeout: 30)
+        #expect(listed.contains(#""requests":[]"#) || listed.contains(#""requests" : [ ]"#), "\(listed)")
+        _ = try await cli.waitFor("GET /ping 200")
+        #expect(try await cli.stop() == 0, "\(cli.text)")
+    }
+
     @Test("httpmock serve keeps the last --journal-limit requests and bodies over --journal-body-limit as their size")
     func cliJournalIsBounded() async throws {
         let folder = try makeMocksFolder()

@@ -49,6 +49,13 @@ struct TrustChildProcessTests {
     }
 
     @Test(
+        "journalLimit = 0 keeps no entry and still answers: a miss (404, and .failTest reported) and a hit",
+        .enabled(if: ChildProcess.isAvailable))
+    func journalLimitZero() async throws {
+        try await expectChildPasses("journalLimitZero", timeout: 60)
+    }
+
+    @Test(
         "two runaway template sections end with their requests' timeout, starve nothing and stop burning CPU",
         .enabled(if: ChildProcess.isAvailable))
     func runawayTemplates() async throws {
@@ -65,6 +72,7 @@ enum ChildScenarios {
         "invalidatedSessionIsReplaced": invalidatedSessionIsReplaced,
         "connectionLostIntMax": connectionLostIntMax,
         "runawayTemplates": runawayTemplates,
+        "journalLimitZero": journalLimitZero,
         "runawaySectionThroughURLSession": runawaySectionThroughURLSession,
         "failTestSwallowed": failTestSwallowed,
         "failTestControl": failTestControl,
@@ -73,6 +81,24 @@ enum ChildScenarios {
         "scopedMissPrintedOnce": scopedMissPrintedOnce,
         "oneGigabyteToDelegate": LargeFileTests.oneGigabyteToDelegateScenario,
     ]
+
+    /// A miss used to read its journal entry back as the journal's last element, which a limit
+    /// of 0 had already dropped: an index out of range, the process gone.
+    static func journalLimitZero() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        mock.journalLimit = 0
+        mock.addResponses(forPath: "/hit", host: "journal.test", responses: [.plaintext("ok", lifetime: .eternal)])
+        #expect(try await mock.urlSession.reply("https://journal.test/miss").status == 404)
+        #expect(try await mock.urlSession.reply("https://journal.test/hit").text == "ok")
+        mock.unmockedPolicy = .failTest
+        await withKnownIssue {
+            _ = try? await mock.urlSession.reply("https://journal.test/reported")
+        } matching: { issue in
+            issue.description.contains("journal.test/reported")
+        }
+        #expect(mock.recordedRequests.isEmpty)
+    }
 
     static func sharedSessionOwnerStack() async throws {
         // First thing in this process: no URLSession exists yet.

@@ -80,11 +80,18 @@ struct RouteIndex: Sendable {
             found += exact[Self.exactKey(host: hostWithPort, path: path)] ?? []
         }
         if !literalHostTries.isEmpty || !patternHostTries.isEmpty {
-            let segments = segments()
-            literalHostTries[host]?.collect(segments, into: &found)
-            if let hostWithPort { literalHostTries[hostWithPort]?.collect(segments, into: &found) }
-            for entry in patternHostTries where entry.host.matches(host: host, port: port) {
-                entry.trie.collect(segments, into: &found)
+            // The tries a path can reach at all, by its first segment, before the path is split:
+            // a WireMock root's routes are all in the gate, and the tries hold the admin API's.
+            let first = Self.firstSegment(of: path)
+            var tries: [PathTrie] = []
+            if let trie = literalHostTries[host], trie.mayMatch(firstSegment: first) { tries.append(trie) }
+            if let hostWithPort, let trie = literalHostTries[hostWithPort], trie.mayMatch(firstSegment: first) { tries.append(trie) }
+            for entry in patternHostTries where entry.trie.mayMatch(firstSegment: first) && entry.host.matches(host: host, port: port) {
+                tries.append(entry.trie)
+            }
+            if !tries.isEmpty {
+                let segments = segments()
+                for trie in tries { trie.collect(segments, into: &found) }
             }
         }
         if found.count > 1 {
@@ -92,6 +99,17 @@ struct RouteIndex: Sendable {
             found = found.filter { seen.insert($0).inserted }
         }
         return found
+    }
+}
+
+extension RouteIndex {
+    /// The first segment of a normalised path (`nil` for `/`), as ``RoutePath/segments(ofNormalized:)``
+    /// would split it, but without splitting the rest.
+    static func firstSegment(of path: String) -> Substring? {
+        let utf8 = path.utf8
+        guard let start = utf8.firstIndex(where: { $0 != UInt8(ascii: "/") }) else { return nil }
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+        return path[start..<end]
     }
 }
 
@@ -149,6 +167,16 @@ struct PathTrie: Sendable {
             }
             multi[0].insert(rest, position, nextID: &nextID)
         }
+    }
+
+    /// Whether a path whose first segment is `first` (`nil`: the path has none) can reach a
+    /// route of this trie: `false` only when the root's children are all literal and none is
+    /// `first` (a percent-encoded segment, which splitting decodes, is always let through).
+    func mayMatch(firstSegment first: Substring?) -> Bool {
+        if !single.isEmpty || !globs.isEmpty || !multi.isEmpty { return true }
+        guard let first else { return !terminal.isEmpty }
+        if first.utf8.contains(UInt8(ascii: "%")) { return true }
+        return literal[String(first)] != nil
     }
 
     /// Appends the positions of the routes whose path matches `segments` (duplicates possible).

@@ -11,10 +11,10 @@ extension Registry {
     func recordUnserved(_ request: MockRequest, error: any Error) {
         let date = Date()
         state.withLock { state in
-            _ = state.appendJournal(request, isMatched: false, route: nil, outcome: (nil, error), date: date)
-            state.journal[state.journal.count - 1].countsAsMiss = true
-            state.journal[state.journal.count - 1].nearMissReport =
-                "\(request) was not served: \((error as? URLError)?.localizedDescription ?? "\(error)")"
+            _ = state.appendJournal(request, isMatched: false, route: nil, outcome: (nil, error), date: date) { entry in
+                entry.countsAsMiss = true
+                entry.nearMissReport = "\(request) was not served: \((error as? URLError)?.localizedDescription ?? "\(error)")"
+            }
         }
         waiters.journaled { journal }
     }

@@ -36,16 +36,18 @@ extension Registry {
                 return (resolution, [], [:])
             }
             let policy = state.settings.value.unmockedPolicy
-            _ = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date)
-            if case .passthrough = policy.kind {
-            } else {
-                state.journal[state.journal.count - 1].countsAsMiss = true
+            var miss: RecordedRequest?
+            let id = state.appendJournal(request, isMatched: false, route: nil, outcome: policy.outcome, date: date) { entry in
+                if case .passthrough = policy.kind {
+                } else {
+                    entry.countsAsMiss = true
+                }
+                miss = entry
             }
-            let entry = state.journal[state.journal.count - 1]
-            if case .failTest = policy.kind { state.unreportedMisses.append(entry) }
+            if case .failTest = policy.kind, let miss { state.unreportedMisses.append(miss) }
             let queues = snapshot.routes.map { state.queueState(of: $0) }
             return (
-                Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: entry.id),
+                Resolution(answer: .unmatched(policy), request: request, settings: state.settings, journalID: id),
                 queues, state.scenarios
             )
         }

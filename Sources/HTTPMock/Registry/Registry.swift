@@ -110,10 +110,13 @@ final class Registry: Sendable {
             scenarios[scenario] ?? ScenarioState.started
         }
 
-        /// Journals a request; returns its entry's ID (the entry is `journal[journal.count - 1]`).
+        /// Journals a request, after `prepare` has completed its entry; returns the entry's ID.
+        /// The entry may be gone at once (a journal limit of 0), so a caller that needs it
+        /// reads it in `prepare`, never as the journal's last element.
         mutating func appendJournal(
             _ request: MockRequest, isMatched: Bool, route: String?,
-            outcome: (statusCode: Int?, error: (any Error)?), date: Date, served: ServedResponse? = nil
+            outcome: (statusCode: Int?, error: (any Error)?), date: Date, served: ServedResponse? = nil,
+            prepare: (inout RecordedRequest) -> Void = { _ in }
         ) -> Int {
             nextJournalID += 1
             let (kept, droppedBodySize) = journalLimits.kept(request)
@@ -121,6 +124,7 @@ final class Registry: Sendable {
                 request: kept, isMatched: isMatched, route: route,
                 statusCode: outcome.statusCode, error: outcome.error, date: date, id: nextJournalID, served: served)
             if let droppedBodySize { entry.droppedBodySize = droppedBodySize }
+            prepare(&entry)
             journal.append(consume entry)
             journalLimits.enforce(on: &journal)
             return nextJournalID
