@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Mirrors Benchmarks' `wiremockregex` section by hand: release httpmock serve vs WireMock 2.35.1 jar,
-# journals off, 1,000 urlPathPattern mappings /api/v[0-9]+/items/[a-z]+-N (one file each), wrk -t2 -c64 -d${SECS}s,
+# journals off, 1,000 urlPathPattern mappings /api/v[0-9]+/items/[a-z]+-N (one file each), wrk -t2 -c${CONNECTIONS:-64} -d${SECS}s,
 # WireMock warmed by 2 runs per path, then ROUNDS interleaved rounds. Prints the start-up (process start to
 # the first 200, polled with curl) of each round, then per round the req/s of: httpmock 1 mapping (-0),
 # httpmock 1,000 (-999), WireMock 1,000 (-999), httpmock 1,000 (-0), WireMock 1,000 (-0).

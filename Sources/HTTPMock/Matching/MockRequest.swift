@@ -266,14 +266,11 @@ public struct MockRequest: Sendable, CustomStringConvertible {
         return (components?.percentEncodedPath ?? url.path, components?.percentEncodedQuery, components?.host ?? "")
     }
 
-    /// The items of a percent-encoded query, decoded, in order; `+` stays `+` (as URLComponents does).
+    /// The items of a percent-encoded query, decoded, in order; `+` stays `+` (as URLComponents
+    /// does): ``FormDecoding``'s rule.
     static func queryItems(_ query: String?) -> [URLQueryItem] {
         guard let query, !query.isEmpty else { return [] }
-        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0]).removingPercentEncodingIfValid
-            return URLQueryItem(name: name, value: parts.count > 1 ? String(parts[1]).removingPercentEncodingIfValid : nil)
-        }
+        return FormDecoding.pairs(query, plusIsSpace: false).map { URLQueryItem(name: $0.name, value: $0.value) }
     }
 
     /// The JSON body decoded as `type`.
