@@ -82,16 +82,19 @@ struct RouteIndex: Sendable {
         if !literalHostTries.isEmpty || !patternHostTries.isEmpty {
             // The tries a path can reach at all, by its first segment, before the path is split:
             // a WireMock root's routes are all in the gate, and the tries hold the admin API's.
+            // No array of the tries found: this runs for every request.
             let first = Self.firstSegment(of: path)
-            var tries: [PathTrie] = []
-            if let trie = literalHostTries[host], trie.mayMatch(firstSegment: first) { tries.append(trie) }
-            if let hostWithPort, let trie = literalHostTries[hostWithPort], trie.mayMatch(firstSegment: first) { tries.append(trie) }
-            for entry in patternHostTries where entry.trie.mayMatch(firstSegment: first) && entry.host.matches(host: host, port: port) {
-                tries.append(entry.trie)
+            let reachable = { (trie: PathTrie?) in trie.flatMap { $0.mayMatch(firstSegment: first) ? $0 : nil } }
+            let literal = reachable(literalHostTries[host])
+            let ported = reachable(hostWithPort.flatMap { literalHostTries[$0] })
+            let patterned = { (entry: (host: HostPattern, trie: PathTrie)) in
+                entry.trie.mayMatch(firstSegment: first) && entry.host.matches(host: host, port: port)
             }
-            if !tries.isEmpty {
+            if literal != nil || ported != nil || patternHostTries.contains(where: patterned) {
                 let segments = segments()
-                for trie in tries { trie.collect(segments, into: &found) }
+                literal?.collect(segments, into: &found)
+                ported?.collect(segments, into: &found)
+                for entry in patternHostTries where patterned(entry) { entry.trie.collect(segments, into: &found) }
             }
         }
         if found.count > 1 {
