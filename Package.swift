@@ -101,6 +101,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
+                .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: server)),
             ],
             exclude: ["VoodooFixtures", "WireMockFixtures"]

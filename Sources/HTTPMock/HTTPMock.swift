@@ -38,19 +38,25 @@ public final class HTTPMock: Sendable {
     public var urlSession: URLSession {
         registry.followRunningTest()
         let lazySession = lazySession
-        return lazySession.withLock { session in
-            if let session { return session }
-            let configuration = Self.configuration(from: .ephemeral, protocolClass: protocolType, cookieStorage: cookieStorage)
-            let made = InvalidationAwareSession.make(configuration: configuration) { invalidated in
-                // Forget the session synchronously, before FoundationNetworking invalidates it on
-                // its work queue; the caller still holds it, so nothing is released under the lock.
-                lazySession.withLock { current in
-                    if current === invalidated { current = nil }
-                }
+        if let session = lazySession.withLock({ $0 }) { return session }
+        // Made outside the lock: making a URLSession starts FoundationNetworking's work queue,
+        // and HTTPMock holds no lock around thread creation. Two first uses at once each make
+        // one; the first stored is handed to both, and the other is invalidated unused.
+        let configuration = Self.configuration(from: .ephemeral, protocolClass: protocolType, cookieStorage: cookieStorage)
+        let made = InvalidationAwareSession.make(configuration: configuration) { invalidated in
+            // Forget the session synchronously, before FoundationNetworking invalidates it on
+            // its work queue; the caller still holds it, so nothing is released under the lock.
+            lazySession.withLock { current in
+                if current === invalidated { current = nil }
             }
-            session = made
-            return made
         }
+        let (session, isMade) = lazySession.withLock { current -> (URLSession, Bool) in
+            if let current { return (current, false) }
+            current = made
+            return (made, true)
+        }
+        if !isMade { made.invalidateAndCancel() }
+        return session
     }
 
     private let lazySession = Locked<URLSession?>(nil)

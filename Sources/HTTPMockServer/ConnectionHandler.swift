@@ -33,6 +33,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     var lastTarget: (path: String, host: String, domain: String, target: MockRequest.Target)?
     /// The parts of the last response prepared at registration that was written, to write again.
     private var keptParts: ResponseWriter.PreparedParts?
+    /// Writes kept parts as the bytes they were encoded to (between the pipelining handler and
+    /// the encoder); `nil` on an HTTP/2 stream, which has no HTTP/1 encoder.
+    private let encodedResponses: EncodedResponses?
     /// The client's address, read when the connection opens (WireMock's `clientIp` matcher).
     private var clientAddress: String?
 
@@ -42,9 +45,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var lastActivity = NIODeadline.now()
     private var idleCheck: Scheduled<Void>?
 
-    init(site: ServingSite, decoder: ByteToMessageHandler<HTTPRequestDecoder>, idleTimeout: TimeAmount) {
+    init(
+        site: ServingSite, decoder: ByteToMessageHandler<HTTPRequestDecoder>, encodedResponses: EncodedResponses?,
+        idleTimeout: TimeAmount
+    ) {
         self.site = site
         self.decoder = decoder
+        self.encodedResponses = encodedResponses
         self.idleTimeout = idleTimeout
         self.state = ConnectionState(maximumBody: site.maximumRequestBody)
     }
@@ -56,11 +63,13 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         // answer to an event stream as chunked and write the chunked terminator as its body.
         var encoder = HTTPResponseEncoder.Configuration()
         encoder.automaticallySetFramingHeaders = false
+        let encodedResponses = EncodedResponses()
         try channel.pipeline.syncOperations.addHandlers([
             HTTPResponseEncoder(configuration: encoder),
+            encodedResponses,
             decoder,
             HTTPServerPipelineHandler(),
-            ConnectionHandler(site: site, decoder: decoder, idleTimeout: idleTimeout),
+            ConnectionHandler(site: site, decoder: decoder, encodedResponses: encodedResponses, idleTimeout: idleTimeout),
         ])
     }
 
@@ -375,7 +384,8 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func writeAtOnce(_ response: ResponseWriter.AtOnce, for exchange: Exchange, context: ChannelHandlerContext) {
         guard state.isAnswering(exchange.id) else { return }
         isWritingAtOnce = true
-        ResponseWriter.writeAtOnce(response, context: context, keepAlive: exchange.keepAlive, kept: &keptParts)
+        ResponseWriter.writeAtOnce(
+            response, context: context, keepAlive: exchange.keepAlive, kept: &keptParts, encodedBy: encodedResponses)
         isWritingAtOnce = false
         if site.onExchange != nil {
             site.record(

@@ -98,7 +98,7 @@ enum ResponseWriter {
     /// The response head, framed by HTTPMock (the encoder does not add framing headers): no
     /// `Content-Length` or `Transfer-Encoding` for statuses without a body, `chunked` for a
     /// stream that sends its body, else the `Content-Length` the response carries.
-    private static func head(of response: WireResponse, keepAlive: Bool, chunked: Bool = false) -> HTTPServerResponsePart {
+    private static func head(of response: WireResponse, keepAlive: Bool, chunked: Bool = false) -> HTTPResponseHead {
         var headers = NIOHTTP1.HTTPHeaders()
         for (name, value) in response.headers {
             headers.add(name: name, value: value)
@@ -118,7 +118,7 @@ enum ResponseWriter {
             } else {
                 HTTPResponseStatus(statusCode: response.statusCode)
             }
-        return .head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))
+        return HTTPResponseHead(version: .http1_1, status: status, headers: headers)
     }
 
     /// `.fault(.connectionReset)`: the connection ends with a TCP `RST` (`SO_LINGER` on with a
@@ -152,7 +152,7 @@ enum ResponseWriter {
     /// first `afterBytes` bytes of the body, then the connection closes mid-body.
     private static func cut(_ response: WireResponse, afterBytes: Int, on channel: any Channel) async {
         do {
-            channel.write(head(of: response, keepAlive: false), promise: nil)
+            channel.write(HTTPServerResponsePart.head(head(of: response, keepAlive: false)), promise: nil)
             if afterBytes > 0, response.sendsBody {
                 var reader = try response.body.reader()
                 defer { reader.close() }
@@ -187,12 +187,12 @@ enum ResponseWriter {
         do {
             guard response.sendsBody else {
                 // HEAD, 204, 304: the head only, and the connection is ready for the next request.
-                channel.write(head(of: response, keepAlive: keepAlive), promise: nil)
+                channel.write(HTTPServerResponsePart.head(head(of: response, keepAlive: keepAlive)), promise: nil)
                 try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
                 if !keepAlive { try? await channel.close() }
                 return
             }
-            try await channel.writeAndFlush(head(of: response, keepAlive: keepAlive, chunked: true)).get()
+            try await channel.writeAndFlush(HTTPServerResponsePart.head(head(of: response, keepAlive: keepAlive, chunked: true))).get()
             switch source.kind {
             case .fixed(let events, let interval):
                 for (index, event) in events.enumerated() {
@@ -232,11 +232,11 @@ enum ResponseWriter {
     /// The head and the body (when one is sent) of a whole response (``isWhole(_:)``).
     private static func parts(
         of response: WireResponse, keepAlive: Bool, allocator: ByteBufferAllocator
-    ) -> (head: HTTPServerResponsePart, body: HTTPServerResponsePart?) {
+    ) -> (head: HTTPResponseHead, body: ByteBuffer?) {
         guard response.sendsBody, let data = response.body.data, !data.isEmpty else {
             return (head(of: response, keepAlive: keepAlive), nil)
         }
-        return (head(of: response, keepAlive: keepAlive), .body(.byteBuffer(allocator.buffer(bytes: data))))
+        return (head(of: response, keepAlive: keepAlive), allocator.buffer(bytes: data))
     }
 
     /// The parts built for a response prepared at registration (``WireResponse/preparedFrom``),
@@ -245,19 +245,28 @@ enum ResponseWriter {
     ///
     /// A class: the connection checks it for every request, and a copy of the parts (a head and
     /// its header fields, a body buffer) cost several retains.
+    ///
+    /// The head and body are also kept encoded, as one buffer that ``EncodedResponses`` writes
+    /// past NIO's encoder (which would encode the same head again for every response).
     final class PreparedParts {
         let answer: ImmediateAnswer
         let sendsBody: Bool
         let keepAlive: Bool
         let head: HTTPServerResponsePart
         let body: HTTPServerResponsePart?
+        /// The head and the body as they go on the wire.
+        let encoded: ByteBuffer
 
-        init(answer: ImmediateAnswer, sendsBody: Bool, keepAlive: Bool, head: HTTPServerResponsePart, body: HTTPServerResponsePart?) {
+        init(
+            answer: ImmediateAnswer, sendsBody: Bool, keepAlive: Bool, head: HTTPResponseHead, body: ByteBuffer?,
+            allocator: ByteBufferAllocator
+        ) {
             self.answer = answer
             self.sendsBody = sendsBody
             self.keepAlive = keepAlive
-            self.head = head
-            self.body = body
+            self.head = .head(head)
+            self.body = body.map { .body(.byteBuffer($0)) }
+            self.encoded = EncodedResponses.encode(head: head, body: body, allocator: allocator)
         }
 
         /// Whether these are the parts of `response` with `keepAlive`. The kept answer is held,
@@ -284,37 +293,55 @@ enum ResponseWriter {
     }
 
     /// Writes `response` from the connection's handler on the event loop (see
-    /// ``writeAtOnce(_:context:keepAlive:kept:)-(WireResponse,_,_,_)``). A prepared answer whose
-    /// parts the connection kept is written as kept, without building its ``WireResponse``.
-    static func writeAtOnce(_ response: AtOnce, context: ChannelHandlerContext, keepAlive: Bool, kept: inout PreparedParts?) {
+    /// ``writeAtOnce(_:context:keepAlive:kept:encodedBy:)-(WireResponse,_,_,_,_)``). A prepared
+    /// answer whose parts the connection kept is written as kept, without building its
+    /// ``WireResponse``.
+    static func writeAtOnce(
+        _ response: AtOnce, context: ChannelHandlerContext, keepAlive: Bool, kept: inout PreparedParts?,
+        encodedBy bypass: EncodedResponses?
+    ) {
         switch response {
         case .prepared(let answer, let method):
             if let parts = kept, parts.answer === answer, parts.keepAlive == keepAlive, parts.sendsBody == answer.sendsBody(to: method) {
-                write(head: parts.head, body: parts.body, context: context, keepAlive: keepAlive)
+                write(parts, context: context, keepAlive: keepAlive, encodedBy: bypass)
             } else {
-                writeAtOnce(WireResponse(answer, to: method), context: context, keepAlive: keepAlive, kept: &kept)
+                writeAtOnce(WireResponse(answer, to: method), context: context, keepAlive: keepAlive, kept: &kept, encodedBy: bypass)
             }
         case .whole(let response):
-            writeAtOnce(response, context: context, keepAlive: keepAlive, kept: &kept)
+            writeAtOnce(response, context: context, keepAlive: keepAlive, kept: &kept, encodedBy: bypass)
         }
     }
 
     /// Writes a whole response (``isWhole(_:)``) from the connection's handler on the event loop,
     /// flushes, then closes the connection unless it is kept alive (a failed write closes it).
     /// `kept` holds the parts of the last prepared response the connection wrote
-    /// (``PreparedParts``), reused when they fit and replaced when not.
-    static func writeAtOnce(_ response: WireResponse, context: ChannelHandlerContext, keepAlive: Bool, kept: inout PreparedParts?) {
-        let head: HTTPServerResponsePart
-        let body: HTTPServerResponsePart?
+    /// (``PreparedParts``), reused when they fit (then as the bytes they were encoded to, through
+    /// `bypass`) and replaced when not.
+    static func writeAtOnce(
+        _ response: WireResponse, context: ChannelHandlerContext, keepAlive: Bool, kept: inout PreparedParts?,
+        encodedBy bypass: EncodedResponses?
+    ) {
         if let kept, kept.fit(response, keepAlive: keepAlive) {
-            (head, body) = (kept.head, kept.body)
-        } else {
-            (head, body) = parts(of: response, keepAlive: keepAlive, allocator: context.channel.allocator)
-            if let answer = response.preparedFrom {
-                kept = PreparedParts(answer: answer, sendsBody: response.sendsBody, keepAlive: keepAlive, head: head, body: body)
-            }
+            write(kept, context: context, keepAlive: keepAlive, encodedBy: bypass)
+            return
         }
-        write(head: head, body: body, context: context, keepAlive: keepAlive)
+        let (head, body) = parts(of: response, keepAlive: keepAlive, allocator: context.channel.allocator)
+        if let answer = response.preparedFrom {
+            kept = PreparedParts(
+                answer: answer, sendsBody: response.sendsBody, keepAlive: keepAlive, head: head, body: body,
+                allocator: context.channel.allocator)
+        }
+        write(head: .head(head), body: body.map { .body(.byteBuffer($0)) }, context: context, keepAlive: keepAlive)
+    }
+
+    /// Writes kept parts: as their encoded bytes when `bypass` takes them, else part by part.
+    private static func write(_ parts: PreparedParts, context: ChannelHandlerContext, keepAlive: Bool, encodedBy bypass: EncodedResponses?)
+    {
+        if let bypass, bypass.writeNextResponse(as: parts.encoded) {
+            write(head: parts.head, body: nil, context: context, keepAlive: keepAlive)
+        } else {
+            write(head: parts.head, body: parts.body, context: context, keepAlive: keepAlive)
+        }
     }
 
     /// Writes a head and a body from the event loop, flushes, and closes unless kept alive.
@@ -338,13 +365,13 @@ enum ResponseWriter {
                 let (head, body) = parts(of: response, keepAlive: keepAlive, allocator: channel.allocator)
                 let written = channel.eventLoop.makePromise(of: Void.self)
                 channel.eventLoop.execute {
-                    channel.write(head, promise: nil)
-                    if let body { channel.write(body, promise: nil) }
+                    channel.write(HTTPServerResponsePart.head(head), promise: nil)
+                    if let body { channel.write(HTTPServerResponsePart.body(.byteBuffer(body)), promise: nil) }
                     channel.writeAndFlush(HTTPServerResponsePart.end(nil), promise: written)
                 }
                 try await written.futureResult.get()
             } else {
-                channel.write(head(of: response, keepAlive: keepAlive), promise: nil)
+                channel.write(HTTPServerResponsePart.head(head(of: response, keepAlive: keepAlive)), promise: nil)
                 try await stream(response, on: channel)
                 try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
             }

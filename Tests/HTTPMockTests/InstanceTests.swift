@@ -37,6 +37,22 @@ struct InstanceTests {
         #expect(second.recordedRequests[0].isMatched == false)
     }
 
+    @Test("urlSession asked for by 16 tasks at once, on 20 fresh instances: one session each, and it serves")
+    func urlSessionMadeOnceUnderContention() async throws {
+        for round in 0..<20 {
+            let mock = HTTPMock()
+            mock.addResponses(forPath: "/once", responses: [.plaintext("once \(round)", lifetime: .eternal)])
+            let sessions = await withTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<16 { group.addTask { ObjectIdentifier(mock.urlSession) } }
+                return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+            }
+            #expect(sessions.count == 1, "round \(round): \(sessions.count) sessions handed out")
+            #expect(sessions.first == ObjectIdentifier(mock.urlSession))
+            let reply = try await mock.urlSession.reply("https://example.com/once")
+            #expect(reply.text == "once \(round)")
+        }
+    }
+
     @Test("each instance has its own protocol class")
     func protocolClassesAreDistinct() {
         let instances = (0..<50).map { _ in HTTPMock() }

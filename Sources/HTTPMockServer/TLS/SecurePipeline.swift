@@ -49,7 +49,7 @@ extension ConnectionHandler {
                     HTTP2FramePayloadToHTTP1ServerCodec(),
                     // No HTTP/1 decoder on a stream: a CONNECT there (which HTTP/2 frames
                     // differently) finds none to replace and closes the stream.
-                    ConnectionHandler(site: site, decoder: makeDecoder(), idleTimeout: idleTimeout),
+                    ConnectionHandler(site: site, decoder: makeDecoder(), encodedResponses: nil, idleTimeout: idleTimeout),
                 ])
             }
         }
