@@ -11,7 +11,7 @@ import Foundation
 /// cookie names, the layout of a JSON body. Everything here is linear in its input.
 package enum SecretMasking {
     /// What a secret is replaced with.
-    package static let placeholder = HARPlaceholder.redacted
+    static let placeholder = HARPlaceholder.redacted
 
     /// Redaction's default headers, lowercased.
     private static let defaultHeaders = Redaction.default.headerNames
@@ -235,7 +235,7 @@ package enum SecretMasking {
     /// values (`Bearer REDACTED`) and their credentials, secret query items and form fields,
     /// secret JSON strings. Values shorter than 4 characters are left out (masking every `"1"`
     /// of a report would hide more than secrets).
-    package static func secrets(of request: MockRequest) -> [(secret: String, replacement: String)] {
+    static func secrets(of request: MockRequest) -> [(secret: String, replacement: String)] {
         var found: [(String, String)] = []
         for (name, value) in request.headers where isSecretHeader(name) {
             found.append((value, headerValue(value, named: name)))

@@ -9,7 +9,7 @@ import Foundation
 /// symbolic links are resolved, the folder's own links included.
 package enum ConfinedPath {
     /// Whether `segment` names one entry of a folder and nothing else.
-    package static func isPlainSegment(_ segment: some StringProtocol) -> Bool {
+    static func isPlainSegment(_ segment: some StringProtocol) -> Bool {
         !(segment.isEmpty || segment == "." || segment == ".." || segment.contains("/") || segment.contains("\\")
             || segment.contains("\0"))
     }
@@ -26,7 +26,7 @@ package enum ConfinedPath {
     }
 
     /// `url`, standardized, with its symbolic links resolved.
-    package static func real(_ url: URL) -> URL {
+    static func real(_ url: URL) -> URL {
         url.standardizedFileURL.resolvingSymlinksInPath().standardizedFileURL
     }
 

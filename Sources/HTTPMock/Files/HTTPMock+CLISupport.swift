@@ -14,7 +14,7 @@ extension HTTPMock {
 
     /// The host of every registered route, as registered (`api.example.com`, `*.example.com`,
     /// `**` for any host), in registration order.
-    package var routeHosts: [String] {
+    var routeHosts: [String] {
         registry.state.withLock { state in state.routes.routes.map { $0.key.host.description } }
     }
 
@@ -28,7 +28,7 @@ extension HTTPMock {
 
     /// The near-miss report the registry gives `request` when nothing matches it: the text of
     /// the `404` under `.notFound`.
-    package func nearMissReport(for request: MockRequest) -> String {
+    func nearMissReport(for request: MockRequest) -> String {
         let (routes, queues, scenarios, reveal) = registry.state.withLock { state in
             (
                 state.routes.routes, state.routes.routes.map { state.queueState(of: $0) }, state.scenarios,

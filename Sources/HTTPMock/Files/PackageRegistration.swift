@@ -6,17 +6,17 @@ package struct PackageRoute: Sendable {
     package var path: String
     package var host: String?
     package var method: HTTPMethod?
-    package var predicate: (@Sendable (MockRequest) -> Bool)?
-    package var responses: [MockResponse]
+    var predicate: (@Sendable (MockRequest) -> Bool)?
+    var responses: [MockResponse]
     /// Where the route was declared (a file path), and its line.
     package var file: String
     package var line: Int
     /// Why a request fails `predicate`, in the near-miss report; `nil`: "the predicate
     /// returned false".
-    package var explanation: (@Sendable (MockRequest) -> String?)?
+    var explanation: (@Sendable (MockRequest) -> String?)?
     /// A route the loader adds for its own purposes (not one the user wrote): near-miss reports
     /// leave it out.
-    package var isInternal: Bool
+    var isInternal: Bool
 
     package init(
         path: String, host: String?, method: HTTPMethod?, predicate: (@Sendable (MockRequest) -> Bool)? = nil,

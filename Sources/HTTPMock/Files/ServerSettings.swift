@@ -15,9 +15,9 @@ package struct ServerSettings: Sendable, Equatable {
     /// Upper-cased, one of ``logLevels``.
     package var logLevel: String?
 
-    package static let knownKeys = ["delay", "hostname", "log_level", "port"]
+    static let knownKeys = ["delay", "hostname", "log_level", "port"]
     /// Espresso-Martini's log levels, most verbose first.
-    package static let logLevels = ["TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL"]
+    static let logLevels = ["TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL"]
     /// The longest delay the CLI takes, in seconds (a day): longer is a mistake, and a finite but
     /// huge value (`1e11`) would overflow the conversion to nanoseconds.
     package static let maximumDelay: TimeInterval = 86_400
@@ -75,7 +75,7 @@ package struct ServerSettings: Sendable, Equatable {
     }
 
     /// The known key closest to `key` (at most two edits, ignoring case and `-`/`_`), if any.
-    package static func closestKnownKey(to key: String) -> String? {
+    static func closestKnownKey(to key: String) -> String? {
         closest(to: key, among: knownKeys)
     }
 

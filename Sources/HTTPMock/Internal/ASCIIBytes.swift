@@ -12,7 +12,7 @@ package enum ASCIIBytes {
     }
 
     /// RFC 9110 `tchar`: what a header name (a token) is made of.
-    package static func isTokenByte(_ byte: UInt8) -> Bool {
+    static func isTokenByte(_ byte: UInt8) -> Bool {
         isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }

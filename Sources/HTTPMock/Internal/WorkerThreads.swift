@@ -10,7 +10,7 @@ import Foundation
 /// waits for the first thread to come free. Threads that have been idle for a while end, so an
 /// idle server keeps none. With more threads than cores, a slow job shares the cores with the
 /// others instead of making them queue behind it.
-package final class WorkerThreads: @unchecked Sendable {
+final class WorkerThreads: @unchecked Sendable {
     // @unchecked: every stored `var` is read and written only while `condition` is locked.
     private let condition = NSCondition()
     private var jobs: [@Sendable () -> Void] = []
@@ -19,17 +19,17 @@ package final class WorkerThreads: @unchecked Sendable {
     private var threads = 0
     private var idle = 0
     /// The most threads at once.
-    package let limit: Int
+    let limit: Int
     /// How long an idle thread waits for a job before it ends.
     private let linger: TimeInterval
 
-    package init(limit: Int, linger: TimeInterval = 10) {
+    init(limit: Int, linger: TimeInterval = 10) {
         self.limit = max(1, limit)
         self.linger = linger
     }
 
     /// The pool the server's matching runs on: 32 threads at most.
-    package static let matching = WorkerThreads(limit: 32)
+    static let matching = WorkerThreads(limit: 32)
 
     /// Runs `job` on one of the pool's threads.
     package func run(_ job: @escaping @Sendable () -> Void) {

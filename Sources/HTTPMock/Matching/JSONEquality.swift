@@ -12,9 +12,9 @@ import Foundation
 ///   value, but the member must be present), `${json-unit.regex}PATTERN` (a string matching
 ///   PATTERN wholly).
 package struct JSONEquality: Sendable, CustomStringConvertible {
-    package let expected: JSONValue
-    package let ignoreArrayOrder: Bool
-    package let ignoreExtraElements: Bool
+    let expected: JSONValue
+    let ignoreArrayOrder: Bool
+    let ignoreExtraElements: Bool
     /// Regular expressions of `${json-unit.regex}` placeholders, compiled once, by pattern.
     private let regexes: [String: TextRegex]
 
@@ -58,7 +58,7 @@ package struct JSONEquality: Sendable, CustomStringConvertible {
 
     /// The first difference, as a JSON pointer and what differs there (`/items/0/id: expected
     /// 1, got 2`); `nil` when equal.
-    package func firstDifference(_ actual: JSONValue) -> String? {
+    func firstDifference(_ actual: JSONValue) -> String? {
         var budget = JSONPath.maximumSteps
         return difference(expected, actual, at: "", budget: &budget)
     }

@@ -45,17 +45,17 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// A mistake in a path: where (a 0-based character offset) and what.
     package struct ParseError: Error, Sendable, CustomStringConvertible {
-        package let offset: Int
+        let offset: Int
         package let message: String
         package var description: String { "\(message) (at character \(offset + 1))" }
     }
 
     /// Paths longer than this are refused.
-    package static let maximumLength = 10_000
+    static let maximumLength = 10_000
     /// Filters nested deeper than this (`[?(@.a[?(@.b …)])]`, parentheses) are refused.
-    package static let maximumNesting = 32
+    static let maximumNesting = 32
     /// Values one evaluation may visit before it gives up.
-    package static let maximumSteps = 1_000_000
+    static let maximumSteps = 1_000_000
 
     /// The expression as written.
     package let text: String
@@ -105,7 +105,7 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether the path names at most one value (Jayway's "definite" path): no wildcard, deep
     /// scan, filter, slice or union.
-    package var isDefinite: Bool {
+    var isDefinite: Bool {
         segments.allSatisfy { segment in
             guard !segment.isDeepScan else { return false }
             switch segment.selector {
@@ -151,7 +151,7 @@ struct JSONPathBudget {
 
 extension JSONPath.Outcome {
     /// The values found: the one value, the list, or none.
-    package var nodes: [OrderedJSON] {
+    var nodes: [OrderedJSON] {
         switch self {
         case .value(let value): return [value]
         case .list(let values): return values

@@ -22,7 +22,7 @@ package struct JSONReader {
     }
 
     /// Objects and arrays nested deeper than this are refused.
-    package static let maximumDepth = 512
+    static let maximumDepth = 512
 
     /// The document in `data`.
     /// - Throws: ``Failure`` naming the line and column of the first mistake.

@@ -18,19 +18,19 @@ import Foundation
 /// directly), only the per-evaluation bounds apply.
 package final class MatchBudget: Sendable {
     /// Steps one request's matching may take: ten evaluations that run out their own budget.
-    package static let steps = 10 * TextRegex.stepBudget
+    static let steps = 10 * TextRegex.stepBudget
     /// Bytes of text one request's matchers may build (XPath's string values, `concat`):
     /// four times the largest body the server reads by default.
-    package static let bytes = 256 << 20
+    static let bytes = 256 << 20
 
     private let left: Locked<(steps: Int, bytes: Int)>
 
-    package init(steps: Int = MatchBudget.steps, bytes: Int = MatchBudget.bytes) {
+    init(steps: Int = MatchBudget.steps, bytes: Int = MatchBudget.bytes) {
         left = Locked((steps, bytes))
     }
 
     /// The budget of the request being matched on this thread or task, if any.
-    @TaskLocal package static var current: MatchBudget?
+    @TaskLocal static var current: MatchBudget?
 
     /// Runs `body` with a fresh budget as ``current``.
     package static func measure<Result>(_ body: () throws -> Result) rethrows -> Result {
@@ -38,19 +38,19 @@ package final class MatchBudget: Sendable {
     }
 
     /// Steps the request has left, at most `cap`: what one evaluation may spend.
-    package static func steps(upTo cap: Int) -> Int {
+    static func steps(upTo cap: Int) -> Int {
         guard let current else { return cap }
         return max(0, min(cap, current.left.withLock { $0.steps }))
     }
 
     /// Counts `count` steps an evaluation took against the current request's budget.
-    package static func spend(steps count: Int) {
+    static func spend(steps count: Int) {
         current?.left.withLock { $0.steps -= count }
     }
 
     /// Counts `count` bytes of text a matcher built; `false` once the request has built more
     /// than ``bytes`` (the matcher then gives up).
-    package static func spend(bytes count: Int) -> Bool {
+    static func spend(bytes count: Int) -> Bool {
         guard let current else { return true }
         return current.left.withLock { left in
             left.bytes -= count
@@ -59,5 +59,5 @@ package final class MatchBudget: Sendable {
     }
 
     /// Whether the current request's steps are spent (later evaluations give up at once).
-    package static var isSpent: Bool { steps(upTo: 1) == 0 }
+    static var isSpent: Bool { steps(upTo: 1) == 0 }
 }

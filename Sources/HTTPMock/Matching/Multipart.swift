@@ -1,7 +1,7 @@
 import Foundation
 
 /// One part of a `multipart/*` body (RFC 7578, RFC 2046 §5.1): its header fields and its bytes.
-package struct MultipartPart: Sendable {
+struct MultipartPart: Sendable {
     package let headers: HTTPHeaders
     package let body: Data
 }
@@ -103,9 +103,9 @@ package struct MultipartCondition: Sendable, CustomStringConvertible {
         case all = "ALL"
     }
 
-    package let matchingType: MatchingType
+    let matchingType: MatchingType
     package let headers: [(name: String, matcher: MultiValueMatcher)]
-    package let bodyPatterns: [ValueMatcher]
+    let bodyPatterns: [ValueMatcher]
 
     package init(matchingType: MatchingType, headers: [(name: String, matcher: MultiValueMatcher)], bodyPatterns: [ValueMatcher]) {
         self.matchingType = matchingType

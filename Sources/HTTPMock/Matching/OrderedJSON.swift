@@ -17,7 +17,7 @@ package indirect enum OrderedJSON: Sendable, Equatable {
     case object([Member])
 
     package struct Member: Sendable, Equatable {
-        package let key: String
+        let key: String
         package let value: OrderedJSON
 
         package init(key: String, value: OrderedJSON) {
@@ -83,7 +83,7 @@ package indirect enum OrderedJSON: Sendable, Equatable {
     }
 
     /// An array's elements or an object's member values, in order; `nil` for a scalar.
-    package var children: [OrderedJSON]? {
+    var children: [OrderedJSON]? {
         switch self {
         case .array(let items): return items
         case .object(let members): return members.map(\.value)

@@ -162,6 +162,6 @@ struct PathPattern: Hashable, Sendable, CustomStringConvertible {
 /// A malformed host or path pattern, with a message naming it.
 package struct PatternError: Error, Sendable, CustomStringConvertible {
     package let message: String
-    package init(_ message: String) { self.message = message }
+    init(_ message: String) { self.message = message }
     package var description: String { message }
 }

@@ -68,10 +68,10 @@ package final class RequestConditions: Sendable, Hashable {
 
     /// A field and what it must satisfy.
     package struct Condition: Sendable {
-        package let field: Field
-        package let matcher: MultiValueMatcher
+        let field: Field
+        let matcher: MultiValueMatcher
         /// A name for reports (`bodyPatterns[0]`, `headers.Accept`); the field's own otherwise.
-        package let label: String?
+        let label: String?
 
         package init(_ field: Field, _ matcher: MultiValueMatcher, label: String? = nil) {
             self.field = field
@@ -81,14 +81,14 @@ package final class RequestConditions: Sendable, Hashable {
     }
 
     package let url: URLRule?
-    package let conditions: [Condition]
-    package let multipart: [MultipartCondition]
+    let conditions: [Condition]
+    let multipart: [MultipartCondition]
     /// The route's path pattern when it captures parameters (WireMock's `urlPathTemplate`), for
     /// checks made outside a route lookup (the admin API's `requests/find`).
     private let parameterPattern: PathPattern?
     /// Whether matching may parse a body, read XML or backtrack: then it runs outside the
     /// registry's lock and off the event loop.
-    package let isExpensive: Bool
+    let isExpensive: Bool
     /// The regular expressions on the URL and the conditions with one, for the per-request
     /// cost check.
     private let urlRegex: TextRegex?
@@ -143,7 +143,7 @@ package final class RequestConditions: Sendable, Hashable {
     }
 
     /// Checks that `path` is a route path HTTPMock reads (`/users/:id/**`).
-    package static func validateRoutePath(_ path: String) throws(PatternError) {
+    static func validateRoutePath(_ path: String) throws(PatternError) {
         _ = try PathPattern.parse(path)
     }
 
@@ -205,7 +205,7 @@ package final class RequestConditions: Sendable, Hashable {
 }
 
 /// What a field holds in one request.
-package enum FieldValues {
+enum FieldValues {
     case values([String])
     case missingCookie
     case body(RequestBody)

@@ -33,7 +33,7 @@ package struct TextRegex: Sendable, CustomStringConvertible {
     }
 
     /// Steps one evaluation may take.
-    package static let stepBudget = 1_000_000
+    static let stepBudget = 1_000_000
 
     /// The pattern as written.
     package let pattern: String
@@ -46,11 +46,11 @@ package struct TextRegex: Sendable, CustomStringConvertible {
     /// derived conservatively from the tree (an alternation, an optional part, a
     /// case-insensitive letter or a class yields nothing), so a text without one of them cannot
     /// match.
-    package let requiredLiterals: [[UInt8]]
+    let requiredLiterals: [[UInt8]]
     /// Text (UTF-8) every match ends with: a whole text that does not end with it cannot match.
     let literalSuffix: [UInt8]
     /// Whether matching runs on the linear Pike VM (else: backtracking, bounded by the budget).
-    package var isLinear: Bool { program.isLinear }
+    var isLinear: Bool { program.isLinear }
 
     /// Compiles `pattern`.
     /// - Throws: ``SyntaxError`` naming what is wrong and where.
@@ -99,7 +99,7 @@ package struct TextRegex: Sendable, CustomStringConvertible {
     /// An upper bound of the steps matching `length` characters takes: small means it can run
     /// anywhere (an event loop); large, or a backtracking pattern, means it belongs on a thread
     /// that may wait.
-    package func cost(forLength length: Int) -> Int {
+    func cost(forLength length: Int) -> Int {
         if isLiteral { return length }
         guard program.isLinear else { return Self.stepBudget }
         // Capped (a linear pattern runs to the end however long): what matters is above or below

@@ -7,7 +7,7 @@ import Foundation
 extension ValueMatcher {
     /// `expected <matcher>, got <value>`, with the detail a matcher can give (where two JSON
     /// documents differ, that a regular expression gave up); `nil` when `input` matches.
-    package func mismatch(_ input: MatchInput) -> String? {
+    func mismatch(_ input: MatchInput) -> String? {
         guard !matches(input) else { return nil }
         var line = "expected \(self), got \(Self.describe(input))"
         switch self {
@@ -117,12 +117,12 @@ extension RequestConditions {
     /// One condition `request` fails: what it is about and the `expected …, got …` line.
     package struct Miss: Sendable {
         /// `urlPath`, `header Accept`, `bodyPatterns[0]`, …
-        package let subject: String
-        package let explanation: String
+        let subject: String
+        let explanation: String
         /// 0…1, as WireMock weighs one matcher.
         package let distance: Double
         /// WireMock's weight of the part of the request it is about (URL 10, others 1).
-        package let weight: Double
+        let weight: Double
 
         /// `subject: explanation`, as reports print it.
         package var line: String { "\(subject): \(explanation)" }

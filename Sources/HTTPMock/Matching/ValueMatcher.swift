@@ -179,7 +179,7 @@ package indirect enum ValueMatcher: Sendable, CustomStringConvertible {
 
     /// Whether evaluating it may read the whole value as JSON, XML or bytes, or backtrack:
     /// such matching runs off the event loop and outside the registry's lock.
-    package var isExpensive: Bool {
+    var isExpensive: Bool {
         switch self {
         case .equalTo, .contains, .doesNotContain, .absent, .anything, .number, .dateTime, .binaryEqualTo: return false
         case .matches(let regex), .doesNotMatch(let regex): return !regex.isLinear
@@ -190,7 +190,7 @@ package indirect enum ValueMatcher: Sendable, CustomStringConvertible {
     }
 
     /// The most steps a regular expression in it takes on a value of `length` characters.
-    package func regexCost(forLength length: Int) -> Int {
+    func regexCost(forLength length: Int) -> Int {
         switch self {
         case .matches(let regex), .doesNotMatch(let regex): return regex.cost(forLength: length)
         case .not(let inner): return inner.regexCost(forLength: length)
@@ -213,14 +213,14 @@ package enum MatchInput: Sendable {
         }
     }
 
-    package var bytes: Data? {
+    var bytes: Data? {
         switch self {
         case .text(let text): return text.map { Data($0.utf8) }
         case .body(let body): return body.bytes
         }
     }
 
-    package var json: JSONValue? {
+    var json: JSONValue? {
         switch self {
         case .text(let text): return text.flatMap { try? JSONReader.parse($0, lenient: true) }
         case .body(let body): return body.json
@@ -228,7 +228,7 @@ package enum MatchInput: Sendable {
     }
 
     /// The value as JSON with members in document order (JSONPath's reading).
-    package var orderedJSON: OrderedJSON? {
+    var orderedJSON: OrderedJSON? {
         switch self {
         case .text(let text): return text.flatMap { try? JSONReader.parseOrdered($0, lenient: true) }
         case .body(let body): return body.orderedJSON
@@ -248,7 +248,7 @@ package enum MatchInput: Sendable {
 package final class RequestBody: @unchecked Sendable {
     // @unchecked: the lazily filled caches are written only by the one thread that matches a
     // request (a RequestBody is made per request evaluation and never shared).
-    package let bytes: Data?
+    let bytes: Data?
     private var cachedXML: Result<XMLTree, XMLTree.ParseError>?
     private var cachedText: String??
     private var cachedOrdered: OrderedJSON??
@@ -275,14 +275,14 @@ package final class RequestBody: @unchecked Sendable {
 
     /// The body as JSON, members in document order; read leniently, as WireMock reads bodies
     /// (single quotes, comments).
-    package var orderedJSON: OrderedJSON? {
+    var orderedJSON: OrderedJSON? {
         if let cachedOrdered { return cachedOrdered }
         let json = bytes.flatMap { try? JSONReader.parseOrdered($0, lenient: true) }
         cachedOrdered = .some(json)
         return json
     }
 
-    package var json: JSONValue? {
+    var json: JSONValue? {
         if let cachedJSON { return cachedJSON }
         let json = orderedJSON?.value
         cachedJSON = .some(json)

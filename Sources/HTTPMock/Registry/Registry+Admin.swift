@@ -19,16 +19,16 @@ package struct AdminRouteState: Sendable {
 package struct AdminRoute: Sendable {
     package var path: String
     package var method: HTTPMethod?
-    package var conditions: RequestConditions?
+    var conditions: RequestConditions?
     package var scenario: ScenarioState?
     package var priority: Int?
     /// The route's name in reports and the journal; also what makes its key unique.
-    package var label: String
-    package var responses: [MockResponse]
+    var label: String
+    var responses: [MockResponse]
     /// Where it was defined, as reports print it (`mappings/cart.json`), its full path and its
     /// line; line 0: none (posted to the admin API).
-    package var source: String
-    package var sourcePath: String
+    var source: String
+    var sourcePath: String
     package var line: Int
 
     package init(

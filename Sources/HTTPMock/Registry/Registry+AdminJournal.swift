@@ -100,7 +100,7 @@ package struct RandomDelay: Sendable, Equatable {
         case lognormal(median: TimeInterval, sigma: Double)
     }
 
-    package let distribution: Distribution
+    let distribution: Distribution
 
     package init(_ distribution: Distribution) {
         self.distribution = distribution

@@ -143,7 +143,7 @@ extension MockResponse {
     /// Where a dynamic stream's events go: `send` returns once the event was handed to the
     /// client, `false` when the request is over (cancelled, timed out) and the stream must stop.
     package struct EventSink: Sendable {
-        package let send: @Sendable (ServerSentEvent) async -> Bool
+        let send: @Sendable (ServerSentEvent) async -> Bool
         package init(send: @escaping @Sendable (ServerSentEvent) async -> Bool) { self.send = send }
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// NaN values are no wait at all (registration refuses them before they get here).
 package enum WaitTime {
     /// The longest wait a conversion gives: 365 days.
-    package static let maximumSeconds: TimeInterval = 365 * 86_400
+    static let maximumSeconds: TimeInterval = 365 * 86_400
 
     /// `seconds` clamped to `0...maximumSeconds`, in nanoseconds.
     package static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {

@@ -11,14 +11,14 @@ package struct TemplateDialect: Sendable {
         case handlebars
     }
 
-    package var syntax: Syntax
+    var syntax: Syntax
     /// Whether `{{…}}` escapes HTML (`{{{…}}}` and `{{&…}}` never do).
-    package var escapesHTML: Bool
+    var escapesHTML: Bool
     /// Whether a block tag alone on its line takes the line with it (the Mustache
     /// specification's rule; Handlebars.java as WireMock configures it keeps the line).
-    package var removesStandaloneLines: Bool
+    var removesStandaloneLines: Bool
     /// The helpers a tag may call, by name.
-    package var helpers: [String: TemplateHelper]
+    var helpers: [String: TemplateHelper]
 
     package init(syntax: Syntax, escapesHTML: Bool, removesStandaloneLines: Bool, helpers: [String: TemplateHelper] = [:]) {
         self.syntax = syntax
@@ -28,7 +28,7 @@ package struct TemplateDialect: Sendable {
     }
 
     /// HTTPMock's own (§16) and Voodoo's: Mustache, nothing escaped, standalone lines removed.
-    package static let mustache = TemplateDialect(syntax: .mustache, escapesHTML: false, removesStandaloneLines: true)
+    static let mustache = TemplateDialect(syntax: .mustache, escapesHTML: false, removesStandaloneLines: true)
 
     var style: TemplateValue.Style { syntax == .mustache ? .mustache : .handlebars }
 }
@@ -49,12 +49,12 @@ package struct TemplateHelper: Sendable {
         case content
     }
 
-    package var blockUse: BlockUse
+    var blockUse: BlockUse
     /// Checks a call site once, at parse time, and returns what every call there can reuse
     /// (a compiled pattern, a date formatter); a thrown message is a parse error at the tag.
-    package var prepare: (@Sendable (TemplateHelperSite) throws(TemplateHelperError) -> (any Sendable)?)?
+    var prepare: (@Sendable (TemplateHelperSite) throws(TemplateHelperError) -> (any Sendable)?)?
     /// Computes the value for one call.
-    package var call: @Sendable (inout TemplateHelperCall) throws(TemplateHelperError) -> TemplateValue
+    var call: @Sendable (inout TemplateHelperCall) throws(TemplateHelperError) -> TemplateValue
 
     package init(
         blockUse: BlockUse = .section,
@@ -96,13 +96,13 @@ package struct TemplateHelperCall {
     /// What ``TemplateHelper/prepare`` returned for this call site.
     package let prepared: (any Sendable)?
     /// The current context (`this`).
-    package let this: TemplateValue
+    let this: TemplateValue
     /// The rendered block, for a ``TemplateHelper/BlockUse/content`` helper used as a block.
     package let blockContent: String?
     /// Variables the helper defines for the rest of the template (`regexExtract … 'parts'`).
     package var assignments: [(name: String, value: TemplateValue)] = []
 
-    package init(
+    init(
         name: String, positional: [TemplateValue], hash: [(key: String, value: TemplateValue)], prepared: (any Sendable)?,
         this: TemplateValue, blockContent: String?
     ) {

@@ -83,7 +83,7 @@ package enum TemplateValue: Sendable {
 
     /// The value as JSON (`toJson`, objects handed to JSON helpers): dates in ISO 8601, a
     /// single-or-list as its list.
-    package var jsonValue: JSONValue {
+    var jsonValue: JSONValue {
         switch self {
         case .null: return .null
         case .bool(let bool): return .bool(bool)
@@ -158,7 +158,7 @@ extension TemplateValue {
     }
 
     /// A JSON scalar unwrapped (`.json(.integer(1))` is `.integer(1)`); anything else as is.
-    package var unwrapped: TemplateValue {
+    var unwrapped: TemplateValue {
         switch self {
         case .json(let json): return TemplateValue(scalar: json)
         case .ordered(.scalar(let json)): return TemplateValue(scalar: json)
@@ -248,7 +248,7 @@ extension TemplateValue {
     /// 1911): on Linux (Swift 6.3.1) it writes year 0 as `0000-01-03`, −249 as `-0249-10-19`
     /// (days off) and 1e15 s as year 506713 (gmtime: 31690708), and templates reach dates up to
     /// Java's `Instant.MAX`.
-    package static func iso8601(_ date: Date, _ zone: TimeZone) -> String {
+    static func iso8601(_ date: Date, _ zone: TimeZone) -> String {
         let offset = zone.secondsFromGMT(for: date)
         // A date no calendar can write (NaN, 1e300 s) is written as its number, never a trap.
         guard let whole = Int(exactly: date.timeIntervalSince1970.rounded(.down)), abs(whole) < 1 << 58 else {
@@ -270,7 +270,7 @@ extension TemplateValue {
 
     /// JSON as Jackson's default pretty printer writes it (WireMock's `jsonPath` objects):
     /// `{` newline, two spaces per level, `"key" : value`, lists on one line `[ 1, 2 ]`.
-    package static func prettyJSON(_ json: JSONValue, indent: String = "") -> String {
+    static func prettyJSON(_ json: JSONValue, indent: String = "") -> String {
         switch json {
         case .object(let object):
             if object.isEmpty { return "{ }" }
@@ -291,7 +291,7 @@ extension TemplateValue {
 
 extension String {
     /// The text with Handlebars' HTML escapes: `&`, `<`, `>`, `"`, `'`, `` ` `` and `=`.
-    package var htmlEscaped: String {
+    var htmlEscaped: String {
         guard utf8.contains(where: { $0 == 38 || $0 == 60 || $0 == 62 || $0 == 34 || $0 == 39 || $0 == 96 || $0 == 61 }) else {
             return self
         }

@@ -36,7 +36,7 @@ package struct XMLEqualityMatcher: Sendable, CustomStringConvertible {
     package func matches(_ input: MatchInput) -> Bool { mismatch(input) == nil }
 
     /// Why `input` does not match (`expected … got …`); `nil` when it does.
-    package func mismatch(_ input: MatchInput) -> String? {
+    func mismatch(_ input: MatchInput) -> String? {
         guard let text = input.text else { return "expected \(description), got no body" }
         let actual: XMLTree
         switch XMLCache.tree(for: input, text: text) {
@@ -215,7 +215,7 @@ package struct XPathMatcher: Sendable, CustomStringConvertible {
     }
 
     /// Why `input` does not match (`expected … got …`); `nil` when it does.
-    package func mismatch(_ input: MatchInput) -> String? {
+    func mismatch(_ input: MatchInput) -> String? {
         guard !matches(input) else { return nil }
         guard let text = input.text else { return "expected \(description), got no body" }
         switch XMLCache.tree(for: input, text: text) {
@@ -246,7 +246,7 @@ enum XMLCache {
 }
 
 /// Short quotes of values in reports.
-package enum ValueMatcherText {
+enum ValueMatcherText {
     static func short(_ text: String, limit: Int = 160) -> String {
         // The head only: replacing in and counting a 60 MB body took seconds per report.
         let head = text.prefix(limit + 1)
