@@ -126,8 +126,10 @@ final class RunningCLI: @unchecked Sendable {
             throw CLITestError("httpmock did not exit within \(timeout) s: \(text) \(standardError)")
         }
         // The process has exited, but its last output may still be in the pipe on its way to
-        // the readability handler: wait for end of file (briefly; the output is checked anyway).
-        let drained = Date().addingTimeInterval(5)
+        // the readability handler: wait for end of file. Usually at once; 5 s once cut `serve
+        // --help` short in a full parallel run (its last 60 lines unread), so the bound is only
+        // a guard against a write end that another spawned process still holds.
+        let drained = Date().addingTimeInterval(60)
         while lock.withLock({ openPipes > 0 }), Date() < drained {
             try await Task.sleep(nanoseconds: 10_000_000)
         }

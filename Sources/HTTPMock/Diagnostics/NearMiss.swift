@@ -44,131 +44,22 @@ enum NearMissAnalysis {
         return misses.prefix(maximumShown).map(\.0)
     }
 
+    /// The near miss of one route: what the request does not satisfy of it (``RouteKey/misses(of:segments:facts:scenarios:revealSecrets:)``),
+    /// plus, when that is nothing, a queue already used up.
     private static func analyze(
         _ key: RouteKey, queue: QueueState, request: MockRequest, segments: [String],
         facts: inout RequestFacts, scenarios: [String: String], location: SourceLocation?, revealSecrets: Bool
     ) -> NearMiss {
-        var distance = 0.0
-        var reasons: [String] = []
-
-        let requestHost = request.port.map { "\(request.normalizedHost):\($0)" } ?? request.normalizedHost
-        if !key.host.matches(host: request.normalizedHost, port: request.effectivePort) {
-            distance += 3 * max(0.1, difference(key.host.description, requestHost))
-            reasons.append("host: expected \(key.host), got \(requestHost)")
-        }
-        // A URL rule (a WireMock mapping's) says more than the path pattern it is indexed by.
-        let parameters = key.path.match(segments)
-        if key.conditions?.url == nil, parameters == nil {
-            distance += 3 * max(0.1, difference(key.path.description, request.normalizedPath))
-            reasons.append("path: expected \(key.path), got \(request.normalizedPath)")
-        }
-        if let method = key.method, method != request.method {
-            distance += 1
-            reasons.append("method: expected \(method), got \(request.method)")
-        }
-        if let query = key.query {
-            let lines = queryDifferences(query, request.query, revealSecrets: revealSecrets)
-            if !lines.isEmpty {
-                distance += min(1, 0.5 + 0.25 * Double(lines.count))
-                reasons += lines
-            }
-        }
-        if let headers = key.headers, !headers.matches(request.headers) {
-            let lines = headerDifferences(headers, request.headers, revealSecrets: revealSecrets)
-            distance += min(1, 0.5 + 0.25 * Double(lines.count))
-            reasons += lines
-        }
-        if let body = key.body, !body.matches(request, json: { facts.json(of: request) }, body: facts.body(of: request)) {
-            distance += 1
-            if case .compiled(let compiled) = body.rule, let detail = compiled.matcher.mismatch(.body(facts.body(of: request))) {
-                // XML and XPath say where the body differs or why it is not XML.
-                reasons.append("body: " + detail)
-            } else {
-                reasons.append("body: expected \(body), got \(describeBody(request.body, revealSecrets: revealSecrets))")
-            }
-        }
-        if let conditions = key.conditions {
-            // The URL, host and port weigh as a path does; the other matchers together as the
-            // query or the headers do (as in WireMock, where they weigh 1 against the URL's 10).
-            var others = 0
-            for miss in conditions.misses(request, parameters: parameters ?? [:], facts: &facts) {
-                if miss.weight >= 10 {
-                    distance += 3 * max(0.1, miss.distance)
-                } else {
-                    others += 1
-                }
-                reasons.append(revealSecrets ? miss.line : SecretMasking.maskingExpectations(in: miss.line))
-            }
-            if others > 0 { distance += min(1, 0.5 + 0.25 * Double(others)) }
-        }
-        if let required = key.scenario {
-            let current = scenarios[required.scenario] ?? ScenarioState.started
-            if current != required.state {
-                distance += 0.5
-                reasons.append(
-                    "scenario: skipped for its scenario state: \"\(required.scenario)\" is \"\(current)\", this route needs \"\(required.state)\""
-                )
-            }
-        }
-        // A predicate runs only when everything else matches: it is user code and may have effects.
-        if reasons.isEmpty, let predicate = key.predicate, !predicate.test(request) {
-            distance += 0.5
-            let explanation = predicate.explanation?(request) ?? "the predicate returned false"
-            reasons.append("where: " + (revealSecrets ? explanation : SecretMasking.maskingExpectations(in: explanation)))
-        }
-        if reasons.isEmpty, queue.pending == 0 {
-            distance += 0.5
-            reasons.append("responses: all \(queue.served) queued response\(queue.served == 1 ? " was" : "s were") already served")
+        var misses = key.misses(of: request, segments: segments, facts: &facts, scenarios: scenarios, revealSecrets: revealSecrets)
+        if misses.isEmpty, queue.pending == 0 {
+            misses.append(
+                RouteMiss(
+                    .responses, .half,
+                    "responses: all \(queue.served) queued response\(queue.served == 1 ? " was" : "s were") already served"))
         }
         return NearMiss(
-            route: revealSecrets ? key.description : key.maskedDescription, location: location, distance: distance, reasons: reasons)
-    }
-
-    private static func queryDifferences(_ requirement: QueryRequirement, _ query: RequestQuery, revealSecrets: Bool) -> [String] {
-        var lines: [String] = []
-        func shown(_ values: [String], of key: String) -> [String] {
-            revealSecrets || !SecretMasking.isSecretKey(key) ? values : values.map { _ in SecretMasking.placeholder }
-        }
-        for (key, expected) in requirement.values.sorted(by: { $0.key < $1.key }) {
-            let actual = query.values(for: key)
-            guard !expected.matches(actual) else { continue }
-            let values = shown(actual, of: key)
-            let got = actual.isEmpty ? "no \(key)" : "\(key)=\(values.count == 1 ? values[0] : "[" + values.joined(separator: ", ") + "]")"
-            let wanted =
-                revealSecrets || !SecretMasking.isSecretKey(key)
-                ? "\(expected)" : expected.maskedDescription { _ in SecretMasking.placeholder }
-            lines.append("query: expected \(key)=\(wanted), got \(got)")
-        }
-        if requirement.matching == .exact {
-            for key in query.keys where requirement.values[key] == nil {
-                lines.append("query: unexpected \(key)=\(shown(query.values(for: key), of: key).joined(separator: ",")) (matching: .exact)")
-            }
-        }
-        return lines
-    }
-
-    /// One line per header that differs. A secret header's values (``SecretMasking``) are
-    /// masked on both sides unless `revealSecrets`: the expected one is a credential too.
-    private static func headerDifferences(_ requirement: HeaderRequirement, _ headers: HTTPHeaders, revealSecrets: Bool) -> [String] {
-        var lines: [String] = []
-        for (name, expected) in requirement.values.sorted(by: { $0.key < $1.key }) {
-            let single = HeaderRequirement([name: expected])
-            guard !single.matches(headers) else { continue }
-            let masks = !revealSecrets && SecretMasking.isSecretHeader(name)
-            let got = headers[name].map { "\(name): \(masks ? SecretMasking.headerValue($0, named: name) : $0)" } ?? "no \(name)"
-            let wanted = masks ? expected.maskedDescription { SecretMasking.headerValue($0, named: name) } : "\(expected)"
-            lines.append("headers: expected \(name): \(wanted), got \(got)")
-        }
-        return lines
-    }
-
-    private static func describeBody(_ body: Data?, revealSecrets: Bool) -> String {
-        guard let body, !body.isEmpty else { return "no body" }
-        guard let text = String(data: body, encoding: .utf8) else { return "\(body.count) bytes of binary data" }
-        let limit = 160
-        let shown = text.count <= limit ? text : String(text.prefix(limit))
-        let masked = revealSecrets ? shown : SecretMasking.bodyText(shown)
-        return text.count <= limit ? masked : masked + "… (\(body.count) bytes)"
+            route: revealSecrets ? key.description : key.maskedDescription, location: location,
+            distance: RouteMiss.distance(of: misses), reasons: misses.map(\.line))
     }
 
     /// How different two strings are, 0 (equal) to 1, by edit distance.
