@@ -40,6 +40,10 @@ final class RunningCLI: @unchecked Sendable {
     private var errors = Data()
     /// The pipes not yet at end of file: at 0, everything the process wrote is collected.
     private var openPipes: Int
+    /// Reads the readability handlers have begun and not yet appended.
+    private var readsInProgress = 0
+    /// The pipes' read ends, to see whether anything written is still unread.
+    private var readEnds: [FileHandle] = []
 
     /// Starts `httpmock arguments` in `directory`, with `environment` added to the test's.
     init(_ arguments: [String], directory: URL, environment: [String: String] = [:], separateStandardError: Bool = false) throws {
@@ -54,6 +58,7 @@ final class RunningCLI: @unchecked Sendable {
         openPipes = separateStandardError ? 2 : 1
         process.standardOutput = out
         process.standardError = err
+        readEnds = separateStandardError ? [out.fileHandleForReading, err.fileHandleForReading] : [out.fileHandleForReading]
         collect(out) { $0.output.append($1) }
         if separateStandardError { collect(err) { $0.errors.append($1) } }
         try process.run()
@@ -62,11 +67,13 @@ final class RunningCLI: @unchecked Sendable {
     /// Appends what `pipe` delivers with `append`, under the lock, until its end of file.
     private func collect(_ pipe: Pipe, _ append: @escaping @Sendable (RunningCLI, Data) -> Void) {
         pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            self?.lock.withLock { self?.readsInProgress += 1 }
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil }  // end of file
             guard let self else { return }
             self.lock.withLock {
                 if data.isEmpty { self.openPipes -= 1 } else { append(self, data) }
+                self.readsInProgress -= 1
             }
         }
     }
@@ -125,15 +132,25 @@ final class RunningCLI: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             throw CLITestError("httpmock did not exit within \(timeout) s: \(text) \(standardError)")
         }
-        // The process has exited, but its last output may still be in the pipe on its way to
-        // the readability handler: wait for end of file. Usually at once; 5 s once cut `serve
-        // --help` short in a full parallel run (its last 60 lines unread), so the bound is only
-        // a guard against a write end that another spawned process still holds.
+        // The process has exited, so everything it wrote is in the pipes: collected once they
+        // are at end of file, or, since another process spawned meanwhile can hold a pipe's
+        // write end open (and so delay its end of file), once nothing is left unread in them and
+        // no read is on its way to the output. (A fixed 5 s wait for end of file once cut
+        // `serve --help` short in a full parallel run.) The bound only guards against a hang.
         let drained = Date().addingTimeInterval(60)
-        while lock.withLock({ openPipes > 0 }), Date() < drained {
+        while Date() < drained {
+            if lock.withLock({ openPipes == 0 || readsInProgress == 0 }), readEnds.allSatisfy({ Self.unreadBytes($0) == 0 }) {
+                break
+            }
             try await Task.sleep(nanoseconds: 10_000_000)
         }
         return process.terminationStatus
+    }
+
+    /// The bytes waiting to be read from `handle` (`FIONREAD`); 0 once it is closed.
+    private static func unreadBytes(_ handle: FileHandle) -> Int32 {
+        var count: Int32 = 0
+        return ioctl(handle.fileDescriptor, UInt(FIONREAD), &count) == 0 ? count : 0
     }
 }
 
