@@ -242,24 +242,8 @@ struct CLITests {
         let files = folder.appendingPathComponent("static")
         try FileManager.default.createDirectory(at: files.appendingPathComponent("css"), withIntermediateDirectories: true)
         try Data("body { }".utf8).write(to: files.appendingPathComponent("css/site.css"))
-        func entry(_ text: String) -> String {
-            """
-            {"startedDateTime": "2026-11-23T10:00:00.000Z", "time": 1,
-             "request": {"method": "GET", "url": "http://api.example.com/poll", "httpVersion": "HTTP/1.1",
-                         "headers": [], "queryString": [], "cookies": [], "headersSize": -1, "bodySize": 0},
-             "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
-                          "headers": [{"name": "Content-Type", "value": "text/plain"}], "cookies": [],
-                          "content": {"size": \(text.utf8.count), "mimeType": "text/plain", "text": "\(text)"},
-                          "redirectURL": "", "headersSize": -1, "bodySize": \(text.utf8.count)},
-             "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
-            """
-        }
         let archive = folder.appendingPathComponent("session.har")
-        try Data(
-            #"{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"}, "entries": ["#.utf8
-                + Data([entry("first"), entry("second")].joined(separator: ",").utf8) + Data("]}}".utf8)
-        )
-        .write(to: archive)
+        try writeHAR(to: archive, host: "api.example.com", bodies: ["first", "second"])
 
         let cli = try RunningCLI(
             ["serve", "--har", archive.path, "--file-dir", files.path, "--impersonate", "api.example.com"],

@@ -28,7 +28,7 @@ private func runToEnd(_ arguments: [String], in directory: URL) async throws -> 
 }
 
 /// A HAR archive of `GET http://<host>/poll` recorded once per body, in order.
-private func writeHAR(to file: URL, host: String, bodies: [String]) throws {
+func writeHAR(to file: URL, host: String, bodies: [String]) throws {
     let entries = bodies.map { text in
         """
         {"startedDateTime": "2026-11-23T10:00:00.000Z", "time": 1,

@@ -198,17 +198,7 @@ final class EndlessUpstream: @unchecked Sendable {
     var ended: Bool { lock.withLock { isEnded } }
 
     init(size: Int) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        listener = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound, listen(fd, 4) == 0 else { throw CLITestError("EndlessUpstream: cannot listen (\(errno))") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try listenOnLoopback(backlog: 4, for: "EndlessUpstream")
         let thread = Thread { [self] in serve(size: size) }
         thread.start()
     }
@@ -302,17 +292,7 @@ final class SilentUpstream: @unchecked Sendable {
     var closed: Int { lock.withLock { counts.closed } }
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        listener = fd
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound, listen(fd, 16) == 0 else { throw CLITestError("SilentUpstream: cannot listen (\(errno))") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try listenOnLoopback(backlog: 16, for: "SilentUpstream")
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -372,5 +352,22 @@ final class SilentUpstream: @unchecked Sendable {
             }
         }
     }
+}
+/// A socket listening on 127.0.0.1 at a free port, and the port; `name` is for the error.
+private func listenOnLoopback(backlog: Int32, for name: String) throws -> (socket: Int32, port: Int) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard bound, listen(fd, backlog) == 0 else {
+        let failure = errno
+        close(fd)
+        throw CLITestError("\(name): cannot listen (\(failure))")
+    }
+    return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }
 #endif
