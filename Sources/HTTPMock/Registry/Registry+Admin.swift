@@ -30,6 +30,13 @@ package struct AdminRoute: Sendable {
     var source: String
     var sourcePath: String
     package var line: Int
+    /// A test of the request beyond the conditions (user code: it runs outside the registry's
+    /// lock), and why a request fails it, for near-miss reports.
+    package var predicate: (@Sendable (MockRequest) -> Bool)? = nil
+    package var explanation: (@Sendable (MockRequest) -> String?)? = nil
+    /// Among such routes of equal priority the newest answers, whatever their specificity
+    /// (WireMock's order for its mappings); `false`: specificity decides, as for other routes.
+    package var newestFirst = true
 
     package init(
         path: String, method: HTTPMethod?, conditions: RequestConditions?, scenario: ScenarioState?, priority: Int?, label: String,
@@ -59,30 +66,32 @@ extension HTTPMock {
         // issue 43); only the insertion below is serial.
         let defaultDomain = defaultDomain
         let store = registry.store
-        typealias Keyed = (RouteKey, [MockResponse], SourceLocation)
+        typealias Keyed = (RouteKey, [MockResponse], SourceLocation, newestFirst: Bool)
         let keyed = try Concurrently.map(routes, context: Registration.HostPatternCache()) {
             (hosts: inout Registration.HostPatternCache, route: AdminRoute) throws(HTTPMockError) -> Keyed in
             let location = SourceLocation(fileID: route.source, filePath: route.sourcePath, line: route.line, column: 0)
             let definition = RouteDefinition(
                 path: route.path, host: "**", method: route.method, query: nil, matching: .contains, headers: nil, body: nil,
-                predicate: nil, scenario: route.scenario, responses: route.responses, location: location)
+                predicate: route.predicate, scenario: route.scenario, responses: route.responses, location: location)
             let (found, problems) = Registration.validate(definition, defaultDomain: defaultDomain, hosts: &hosts)
             guard var key = found else {
                 let messages = problems.filter { $0.severity == .error }.map(\.message)
                 throw HTTPMockError(.invalidRegistration, "\(route.label) (\(location)): " + messages.joined(separator: "; "))
             }
+            key.predicate?.explanation = route.explanation
             key.conditions = route.conditions
             key.priority = route.priority
             key.label = route.label
-            return (key, route.responses.map { $0.prepared().bound(to: store) }, location)
+            return (key, route.responses.map { $0.prepared().bound(to: store) }, location, route.newestFirst)
         }
         // Removal and addition share one critical section: a concurrent request sees the old
         // routes or the new ones. What is removed is released after the lock.
         let (orders, released) = registry.state.withLock { state -> ([Int], Registry.Released?) in
             let released = replacing.isEmpty ? nil : state.rebuild(keeping: { !replacing.contains($0.order) })
-            let orders = keyed.map { key, responses, location in
+            let orders = keyed.map { key, responses, location, newestFirst in
                 let order = state.nextOrder
-                state.routes.append(Route(key: key, specificity: key.specificity, order: order, location: location, newestFirst: true))
+                state.routes.append(
+                    Route(key: key, specificity: key.specificity, order: order, location: location, newestFirst: newestFirst))
                 var queue = ResponseQueue()
                 for response in responses { queue.append(response) }
                 state.queues.append(queue)
@@ -93,38 +102,6 @@ extension HTTPMock {
         }
         withExtendedLifetime(released) {}
         return orders
-    }
-
-    /// Registers one route whose key is unique (it carries `predicate`, which no other route
-    /// shares), answering from `responses`, and returns its identity (its registration order).
-    /// - Throws: ``HTTPMockError`` naming what is invalid; nothing is registered then.
-    package func addAdminRoute(
-        path: String, host: String, method: HTTPMethod?, predicate: @escaping @Sendable (MockRequest) -> Bool,
-        explanation: (@Sendable (MockRequest) -> String?)? = nil,
-        scenario: ScenarioState?, priority: Int?, label: String, responses: [MockResponse], source: String
-    ) throws -> Int {
-        let location = SourceLocation(fileID: source, filePath: source, line: 0, column: 0)
-        let definition = RouteDefinition(
-            path: path, host: host, method: method, query: nil, matching: .contains, headers: nil, body: nil,
-            predicate: predicate, scenario: scenario, responses: responses, location: location)
-        let (found, problems) = Registration.validate(definition, defaultDomain: defaultDomain)
-        guard var key = found else {
-            let messages = problems.filter { $0.severity == .error }.map(\.message)
-            throw HTTPMockError(.invalidRegistration, "\(source): " + messages.joined(separator: "; "))
-        }
-        key.predicate?.explanation = explanation
-        key.priority = priority
-        key.label = label
-        let finalKey = key
-        let prepared = responses.map { $0.prepared().bound(to: registry.store) }
-        return registry.state.withLock { state in
-            let order = state.nextOrder
-            state.routes.append(Route(key: finalKey, specificity: finalKey.specificity, order: order, location: location))
-            state.queues.append(ResponseQueue())
-            state.nextOrder += 1
-            for response in prepared { state.queues[state.queues.count - 1].append(response) }
-            return order
-        }
     }
 
     /// Removes the routes whose identities `orders` lists; other routes keep their queues.

@@ -40,14 +40,20 @@ extension AdminAPI {
         }
         let label = "WireMock recording → forward to \(target.absoluteString) [wiremock recording]"
         let firstJournalID = mock.adminNewestJournalEntries(limit: 1, since: nil).entries.first?.journalID ?? 0
-        let route: Int
+        var forward = AdminRoute(
+            path: "/**", method: nil, conditions: nil, scenario: nil, priority: Self.recordingPriority, label: label,
+            responses: [.forward(to: target, lifetime: .eternal)], source: "WireMock recording", sourcePath: "WireMock recording",
+            line: 0)
+        forward.predicate = { spec.admits($0) }
+        forward.newestFirst = false
+        let added: [Int]
         do {
-            route = try mock.addAdminRoute(
-                path: "/**", host: "**", method: nil, predicate: { spec.admits($0) }, scenario: nil,
-                priority: Self.recordingPriority, label: label, responses: [.forward(to: target, lifetime: .eternal)],
-                source: "WireMock recording")
+            added = try mock.addAdminRoutes([forward])
         } catch {
             throw WireMockMappingError(pointer: "", message: (error as? HTTPMockError)?.message ?? "\(error)")
+        }
+        guard let route = added.first else {
+            throw WireMockMappingError(pointer: "", message: "the recording's route was not added")
         }
         let previous = adminState.contents.withLockedValue { contents -> WireMockAdminState.Recording? in
             defer {
