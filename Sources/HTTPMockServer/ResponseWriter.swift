@@ -246,16 +246,20 @@ enum ResponseWriter {
     /// A class: the connection checks it for every request, and a copy of the parts (a head and
     /// its header fields, a body buffer) cost several retains.
     ///
-    /// The head and body are also kept encoded, as one buffer that ``EncodedResponses`` writes
-    /// past NIO's encoder (which would encode the same head again for every response).
+    /// A small answer's head and body are also kept encoded, as one buffer that
+    /// ``EncodedResponses`` writes past NIO's encoder (which would encode the same head again for
+    /// every response). Not a large one's: its body would be held twice per connection, and
+    /// encoding its head costs little beside sending it.
     final class PreparedParts {
         let answer: ImmediateAnswer
         let sendsBody: Bool
         let keepAlive: Bool
         let head: HTTPServerResponsePart
         let body: HTTPServerResponsePart?
-        /// The head and the body as they go on the wire.
-        let encoded: ByteBuffer
+        /// The head and the body as they go on the wire, when the body is at most
+        /// ``encodedBodyLimit`` bytes.
+        let encoded: ByteBuffer?
+        static let encodedBodyLimit = 64 * 1024
 
         init(
             answer: ImmediateAnswer, sendsBody: Bool, keepAlive: Bool, head: HTTPResponseHead, body: ByteBuffer?,
@@ -266,7 +270,9 @@ enum ResponseWriter {
             self.keepAlive = keepAlive
             self.head = .head(head)
             self.body = body.map { .body(.byteBuffer($0)) }
-            self.encoded = EncodedResponses.encode(head: head, body: body, allocator: allocator)
+            self.encoded =
+                (body?.readableBytes ?? 0) <= Self.encodedBodyLimit
+                ? EncodedResponses.encode(head: head, body: body, allocator: allocator) : nil
         }
 
         /// Whether these are the parts of `response` with `keepAlive`. The kept answer is held,
@@ -337,7 +343,7 @@ enum ResponseWriter {
     /// Writes kept parts: as their encoded bytes when `bypass` takes them, else part by part.
     private static func write(_ parts: PreparedParts, context: ChannelHandlerContext, keepAlive: Bool, encodedBy bypass: EncodedResponses?)
     {
-        if let bypass, bypass.writeNextResponse(as: parts.encoded) {
+        if let encoded = parts.encoded, let bypass, bypass.writeNextResponse(as: encoded) {
             write(head: parts.head, body: nil, context: context, keepAlive: keepAlive)
         } else {
             write(head: parts.head, body: parts.body, context: context, keepAlive: keepAlive)

@@ -108,6 +108,28 @@ struct EncodedResponsesTests {
         #expect(!bypass.writeNextResponse(as: ByteBuffer(string: "ENCODED")))
     }
 
+    @Test("a kept answer over 64 KB is written part by part (not held twice): three on one connection arrive whole")
+    func largeKeptAnswer() async throws {
+        let mock = HTTPMock()
+        mock.logHandler = nil
+        let body = String(repeating: "0123456789", count: 10_000)
+        mock.addResponses(forPath: "/large", responses: [.plaintext(body, lifetime: .eternal)])
+        let request = "GET /large HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        let text = try await serving(mock) { server in
+            try await blocking {
+                let client = try RawClient(port: server.port)
+                try client.send(request + request + "GET /large HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                return client.read(timeout: 20)
+            }
+        }
+        let answers = text.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst()
+        #expect(answers.count == 3)
+        for answer in answers {
+            #expect(answer.contains("Content-Length: 100000\r\n"))
+            #expect(answer.hasSuffix("\r\n\r\n" + body))
+        }
+    }
+
     @Test("one connection: kept answers pipelined around an event stream (chunked), a HEAD, a handler and a 204 keep their bytes and order")
     func keptAnswersBesideOtherResponses() async throws {
         let mock = HTTPMock()
