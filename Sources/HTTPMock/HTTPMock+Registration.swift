@@ -51,7 +51,7 @@ extension HTTPMock {
         responses: [MockResponse],
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
-        let definition = RouteDefinition(
+        let definition = RouteSpec(
             path: path, host: host, method: method, query: query, matching: matching,
             headers: headers, body: body, predicate: predicate, scenario: scenario, responses: responses,
             location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))

@@ -67,19 +67,16 @@ extension HTTPMock {
         }
         let files = StaticFileRoot(roots: roots, prefixCount: prefix.count)
         let response = MockResponse.dynamic(lifetime: .eternal) { request in files.response(for: request) }
-        let definition = RouteDefinition(
-            path: RoutePath.join(prefix + ["**"]), host: host, method: .get, query: nil, matching: .exact,
-            headers: nil, body: nil, predicate: nil, responses: [response], location: location)
-        let (key, problems) = Registration.validate(definition, defaultDomain: defaultDomain)
-        guard let key else {
-            let errors = problems.filter { $0.severity == .error }.map(\.message)
-            throw HTTPMockError(.invalidRegistration, "serveFiles: " + errors.joined(separator: "; "))
-        }
+        var spec = RouteSpec(
+            path: RoutePath.join(prefix + ["**"]), host: host, method: .get, responses: [response], location: location)
         // Registered again, the route would queue this behind the first (eternal) one, unreachable.
-        guard registry.registerNew(key, responses: [response], location: location) else {
+        spec.placement = .onlyIfNew
+        let orders = try Registration.registerOrThrow(
+            [spec], on: registry, defaultDomain: defaultDomain, errors: .init(code: .invalidRegistration, operation: "serveFiles"))
+        guard orders.first.flatMap({ $0 }) != nil else {
             throw HTTPMockError(
                 .invalidRegistration,
-                "serveFiles: \(key) is already registered; pass every directory in one call: serveFiles(from: [first, second], at: \"\(path)\")"
+                "serveFiles: GET \(RouteHost.normalize(host ?? defaultDomain))\(spec.path) is already registered; pass every directory in one call: serveFiles(from: [first, second], at: \"\(path)\")"
             )
         }
     }

@@ -17,7 +17,7 @@ func fuzzHAR(_ bytes: [UInt8]) {
         let definitions = HARRoutes.definitions(for: entries, file: file, timing: .immediate)
         do {
             try Registration.registerOrThrow(
-                definitions, on: registry, defaultDomain: "example.com", code: .har, operation: "loadHAR(\(file))")
+                definitions, on: registry, defaultDomain: "example.com", errors: .init(code: .har, operation: "loadHAR(\(file))"))
         } catch {
             precondition(error.code == .har, "a registration error of another code: \(error.code)")
             precondition(registry.routeDescriptions().isEmpty, "an archive with an error registered routes")

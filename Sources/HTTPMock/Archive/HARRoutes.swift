@@ -12,8 +12,8 @@ enum HARRoutes {
 
     static func definitions(
         for entries: [HAREntry], file: String, timing: HARTiming, matching: HARMatching = [], redaction: Redaction = []
-    ) -> [RouteDefinition] {
-        var definitions: [RouteDefinition] = []
+    ) -> [RouteSpec] {
+        var definitions: [RouteSpec] = []
         var positions: [String: Int] = [:]
         let ignoredQuery = matching.ignoredQueryItems.union(redaction.queryItemNames)
         let matchedHeaders = matching.headerNames
@@ -75,7 +75,7 @@ enum HARRoutes {
             } else {
                 positions[identity] = definitions.count
                 definitions.append(
-                    RouteDefinition(
+                    RouteSpec(
                         path: path, host: host, method: method, query: query, matching: .exact, headers: headers, body: body,
                         predicate: nil, responses: [response], location: location))
             }

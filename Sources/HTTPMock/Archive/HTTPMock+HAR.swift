@@ -35,7 +35,7 @@ extension HTTPMock {
         let entries = try HARReader.entries(at: url)
         let definitions = HARRoutes.definitions(for: entries, file: url.path, timing: timing, matching: matching, redaction: redaction)
         try Registration.registerOrThrow(
-            definitions, on: registry, defaultDomain: defaultDomain, code: .har, operation: "loadHAR(\(url.path))")
+            definitions, on: registry, defaultDomain: defaultDomain, errors: .init(code: .har, operation: "loadHAR(\(url.path))"))
         return entries
     }
 

@@ -1,8 +1,8 @@
-/// Turns a `registerResponses { … }` tree into ``RouteDefinition``s: joins nested paths and
+/// Turns a `registerResponses { … }` tree into ``RouteSpec``s: joins nested paths and
 /// applies the header rules, so the DSL registers exactly what the imperative API would.
 enum Flattening {
-    static func definitions(from components: [RouteComponent]) -> [RouteDefinition] {
-        var definitions: [RouteDefinition] = []
+    static func definitions(from components: [RouteComponent]) -> [RouteSpec] {
+        var definitions: [RouteSpec] = []
         for component in components {
             switch component.kind {
             case .host(let host):
@@ -16,7 +16,7 @@ enum Flattening {
         return definitions
     }
 
-    private static func flatten(_ host: Host, into definitions: inout [RouteDefinition]) {
+    private static func flatten(_ host: Host, into definitions: inout [RouteSpec]) {
         // Under a Host, every Headers block cascades to every path.
         var hostHeaders = HTTPHeaders()
         for component in host.components {
@@ -31,7 +31,7 @@ enum Flattening {
 
     private static func flatten(
         _ path: Path, host: String?, parentPath: String, inherited: HTTPHeaders,
-        into definitions: inout [RouteDefinition]
+        into definitions: inout [RouteSpec]
     ) {
         let fullPath = RoutePath.join(parentPath, path.path)
         var own = inherited
@@ -53,7 +53,7 @@ enum Flattening {
         }
         if !responses.isEmpty {
             definitions.append(
-                RouteDefinition(
+                RouteSpec(
                     path: fullPath, host: host, method: path.method, query: path.query, matching: path.matching,
                     headers: path.headers, body: path.body, predicate: path.predicate, scenario: path.scenario,
                     responses: responses.map { $0.inheriting(own) }, location: path.location))

@@ -43,7 +43,7 @@ enum MockTree {
     static func definitions(
         in root: URL, host: String?, rootHoldsSettings: Bool = false
     ) throws(HTTPMockError) -> (
-        definitions: [RouteDefinition], skipped: [FolderReader.SkippedLink]
+        definitions: [RouteSpec], skipped: [FolderReader.SkippedLink]
     ) {
         let (tree, skipped) = try FolderReader.read(root: root.path)
         if !rootHoldsSettings, tree.files.contains(MockConfiguration.fileName) {
@@ -51,7 +51,7 @@ enum MockTree {
                 .mockTree,
                 "loadMocks: \(tree.path)/\(MockConfiguration.fileName) is directly in the root; put it in a method folder such as GET/")
         }
-        var definitions: [RouteDefinition] = []
+        var definitions: [RouteSpec] = []
         for folder in tree.folders {
             try collect(folder, segments: [], root: tree.path, host: host, into: &definitions)
         }
@@ -66,7 +66,7 @@ enum MockTree {
     }
 
     private static func collect(
-        _ folder: MockFolder, segments: [String], root: String, host: String?, into definitions: inout [RouteDefinition]
+        _ folder: MockFolder, segments: [String], root: String, host: String?, into definitions: inout [RouteSpec]
     ) throws(HTTPMockError) {
         let isMethodName = knownMethods.contains(folder.name.uppercased())
         if folder.files.contains(MockConfiguration.fileName) {
@@ -114,7 +114,7 @@ enum MockTree {
     /// (or scenarios) become separate routes, in the order they first appear.
     private static func routeDefinitions(
         from configuration: String, method: HTTPMethod, segments: [String], root: String, host: String?
-    ) throws(HTTPMockError) -> [RouteDefinition] {
+    ) throws(HTTPMockError) -> [RouteSpec] {
         // Reading a FIFO would block for ever; anything but a regular file is a mistake.
         var fileStatus = stat()
         guard stat(configuration, &fileStatus) == 0, (fileStatus.st_mode & S_IFMT) == S_IFREG else {
@@ -153,7 +153,7 @@ enum MockTree {
         }
         let relative = String(configuration.dropFirst(root.count)).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         return groups.map { group in
-            RouteDefinition(
+            RouteSpec(
                 path: RoutePath.join(segments), host: host ?? "**", method: method, query: nil, matching: .exact,
                 headers: nil, body: nil, predicate: nil, scenario: group.condition, responses: group.responses,
                 location: SourceLocation(fileID: relative, filePath: configuration, line: 1, column: 1))

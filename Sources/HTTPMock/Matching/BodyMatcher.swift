@@ -213,7 +213,7 @@ struct RequestPredicate: Hashable, Sendable {
     /// Why a request fails the predicate, for near-miss reports (a WireMock mapping says which
     /// matcher failed); `nil`: "the predicate returned false".
     var explanation: (@Sendable (MockRequest) -> String?)? = nil
-    /// Whether the route is a front end's own (``RouteDefinition/isInternal``): near-miss
+    /// Whether the route is a front end's own (``RouteSpec/isInternal``): near-miss
     /// reports leave it out.
     var isInternal = false
 

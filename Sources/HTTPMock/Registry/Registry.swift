@@ -170,6 +170,17 @@ final class Registry: Sendable {
         /// Keeps the routes `keep` accepts. Returns what it removed instead of releasing it: the
         /// routes and queues hold user closures and whatever they capture, whose `deinit` may call
         /// back into the instance, so the caller drops them after leaving the lock.
+        /// Appends a route for `addition` with an empty queue; returns its position.
+        mutating func addRoute(_ addition: Addition, newestFirst: Bool) -> Int {
+            routes.append(
+                Route(
+                    key: addition.key, specificity: addition.key.specificity, order: nextOrder, location: addition.location,
+                    newestFirst: newestFirst))
+            queues.append(ResponseQueue())
+            nextOrder += 1
+            return routes.routes.count - 1
+        }
+
         mutating func rebuild(keeping keep: (Route) -> Bool) -> Released {
             let released = Released(routes: self.routes, queues: self.queues)
             var routes = Routes()
@@ -242,61 +253,60 @@ final class Registry: Sendable {
         self.waiters = JournalWaiters(announce: { waiting in state.withLock { $0.hasWaiters = waiting } })
     }
 
-    /// One registration of a batch: responses for a route key.
+    /// One registration of a batch: responses for a route key, and how the route joins the
+    /// registry.
     struct Addition: Sendable {
         var key: RouteKey
         var responses: [MockResponse]
         var location: SourceLocation?
+        var placement = RouteSpec.Placement.sharesEqualRoute
     }
 
-    /// Appends `responses` to the queue of `key`, creating the route if needed.
-    /// - Returns: whether the queue already held an `.eternal` response, which makes the new
-    ///   responses unreachable.
+    /// What registering one ``Addition`` did.
+    struct Placed: Sendable {
+        /// The route's identity (its registration order); `nil`: an ``RouteSpec/Placement/onlyIfNew``
+        /// addition found an equal route and registered nothing.
+        var order: Int?
+        /// Whether the queue it appended to already held an `.eternal` response, which makes the
+        /// new responses unreachable.
+        var wasEternal = false
+    }
+
+    /// Registers a whole batch (a mock tree, a DSL block, one `addResponses` list, WireMock
+    /// mappings) in one critical section, after removing the routes whose registration orders
+    /// `replacing` lists, so a concurrent request sees all of it or none of it. Adding is O(1)
+    /// amortised per route: nothing is searched or rebuilt unless `replacing` removes something;
+    /// what is removed is released after the lock.
     @discardableResult
-    func register(_ key: RouteKey, responses: [MockResponse], location: SourceLocation? = nil) -> Bool {
-        register([Addition(key: key, responses: responses, location: location)])[0]
-    }
-
-    /// Registers `key` with `responses` unless it is already registered, in one critical section.
-    /// - Returns: whether it registered.
-    func registerNew(_ key: RouteKey, responses: [MockResponse], location: SourceLocation?) -> Bool {
-        state.withLock { state in
-            guard state.routes.positionsByKey[key] == nil else { return false }
-            state.routes.append(Route(key: key, specificity: key.specificity, order: state.nextOrder, location: location))
-            state.queues.append(ResponseQueue())
-            state.nextOrder += 1
-            for response in responses { state.queues[state.queues.count - 1].append(response) }
-            return true
-        }
-    }
-
-    /// Registers a whole batch (a mock tree, a DSL block, one `addResponses` list) in one
-    /// critical section, so a concurrent request sees all of it or none of it.
-    /// - Returns: for each registration, whether its queue already held an `.eternal` response.
-    @discardableResult
-    func register(_ batch: [Addition]) -> [Bool] {
+    func register(_ batch: [Addition], replacing: Set<Int> = []) -> [Placed] {
         followRunningTest()  // registering is test code too: its `.failTest` misses go to this test
-        return state.withLock { state in
-            batch.map { addition in
+        let (placed, released) = state.withLock { state -> ([Placed], Released?) in
+            let released = replacing.isEmpty ? nil : state.rebuild(keeping: { !replacing.contains($0.order) })
+            var placed: [Placed] = []
+            placed.reserveCapacity(batch.count)
+            for addition in batch {
                 let position: Int
-                if let existing = state.routes.positionsByKey[addition.key] {
+                if case .own(let newestFirst) = addition.placement {
+                    position = state.addRoute(addition, newestFirst: newestFirst)
+                } else if let existing = state.routes.positionsByKey[addition.key] {
+                    guard addition.placement == .sharesEqualRoute else {
+                        placed.append(Placed(order: nil))
+                        continue
+                    }
                     position = existing
                 } else {
-                    position = state.routes.routes.count
-                    state.routes.append(
-                        Route(
-                            key: addition.key, specificity: addition.key.specificity,
-                            order: state.nextOrder, location: addition.location))
-                    state.queues.append(ResponseQueue())
-                    state.nextOrder += 1
+                    position = state.addRoute(addition, newestFirst: false)
                 }
                 let wasEternal = state.queues[position].endsWithEternal
                 for response in addition.responses {
                     state.queues[position].append(response)
                 }
-                return wasEternal
+                placed.append(Placed(order: state.routes.routes[position].order, wasEternal: wasEternal))
             }
+            return (placed, released)
         }
+        withExtendedLifetime(released) {}
+        return placed
     }
 
     /// The settings, copied after the lock (the critical section only retains the snapshot).

@@ -72,12 +72,13 @@ extension HTTPMock {
             host: host ?? "**", scripts: scripts)
         try loader.load(url.standardizedFileURL)
         let graphQLGuard = loader.graphQL.isUsed ? [loader.graphQL.guardRoute(host: host ?? "**")] : []
-        try registerAllOrThrow(
-            loader.routes + graphQLGuard + voodooAdminRoutes(host: host ?? "**", shutdown: shutdown), operation: "loadVoodoo")
+        try register(
+            loader.routes + graphQLGuard + voodooAdminRoutes(host: host ?? "**", shutdown: shutdown), code: .mockTree,
+            operation: "loadVoodoo")
         for warning in loader.warnings { warn(warning) }
     }
 
-    private func voodooAdminRoutes(host: String, shutdown: (@Sendable () -> Void)?) -> [PackageRoute] {
+    private func voodooAdminRoutes(host: String, shutdown: (@Sendable () -> Void)?) -> [RouteSpec] {
         // `.delayed(0)`, not `.instant`: `defaultDelay` (what `/_admin/delay` sets) is for the
         // mocks, and the admin routes answer at once whatever it is.
         let shutdownResponse = MockResponse.dynamic(lifetime: .eternal, delivery: .delayed(0)) { _ in
@@ -99,13 +100,14 @@ extension HTTPMock {
         // Voodoo's own endpoints, not the user's: no near-miss report lists them (an always-true
         // predicate carries the mark).
         return [
-            PackageRoute(
-                path: "/_admin/shutdown", host: host, method: .post, predicate: { _ in true }, responses: [shutdownResponse],
-                file: "Voodoo admin", line: 1, isInternal: true),
-            PackageRoute(
-                path: "/_admin/delay/:seconds", host: host, method: .put, predicate: { _ in true }, responses: [delayResponse],
-                file: "Voodoo admin", line: 1, isInternal: true),
-        ]
+            (path: "/_admin/shutdown", method: HTTPMethod.post, response: shutdownResponse),
+            (path: "/_admin/delay/:seconds", method: .put, response: delayResponse),
+        ].map { path, method, response in
+            var route = RouteSpec(path: path, host: host, method: method, responses: [response], file: "Voodoo admin", line: 1)
+            route.predicate = { _ in true }
+            route.isInternal = true
+            return route
+        }
     }
 }
 #endif

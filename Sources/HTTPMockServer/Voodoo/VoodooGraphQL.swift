@@ -230,7 +230,7 @@ final class VoodooGraphQLParser: @unchecked Sendable {
 
     /// The route that answers 400 to a `/graphql` request whose document is refused (too deep,
     /// too long), so the client learns the limit instead of getting a near-miss 404.
-    func guardRoute(host: String?) -> PackageRoute {
+    func guardRoute(host: String?) -> RouteSpec {
         let refusal: @Sendable (MockRequest) -> String? = { [self] request in
             guard request.method == .get || request.method == .post, let source = Self.source(of: request),
                 case .refused(let reason) = document(source)
@@ -240,9 +240,10 @@ final class VoodooGraphQLParser: @unchecked Sendable {
         let answer = MockResponse.dynamic(lifetime: .eternal) { request in
             .plaintext("GraphQL: \(refusal(request) ?? "the document is refused")\n", status: .badRequest)
         }
-        return PackageRoute(
-            path: "/graphql", host: host, method: nil, predicate: { refusal($0) != nil }, responses: [answer],
-            file: "Voodoo GraphQL limits", line: 1, isInternal: true)
+        var route = RouteSpec(path: "/graphql", host: host, method: nil, responses: [answer], file: "Voodoo GraphQL limits", line: 1)
+        route.predicate = { refusal($0) != nil }
+        route.isInternal = true
+        return route
     }
 }
 

@@ -8,7 +8,7 @@ extension VoodooLoader {
 
     /// One endpoint mapping: where it answers (`http` or `graphQL`) and how (`response`,
     /// `javascript` or `javascriptFile`).
-    mutating func endpoint(_ node: Node, file: URL) throws -> [PackageRoute] {
+    mutating func endpoint(_ node: Node, file: URL) throws -> [RouteSpec] {
         let path = file.path
         let line = node.mark?.line
         for key in node.mapping?.keys.compactMap(\.string) ?? [] where !Self.endpointKeys.contains(key) {
@@ -77,11 +77,10 @@ extension VoodooLoader {
                 response = .plaintext(message, status: .internalServerError, lifetime: .eternal)
             }
         }
-        return [
-            PackageRoute(
-                path: target.path, host: host, method: target.method, predicate: target.predicate, responses: [response], file: path,
-                line: line ?? 1, explanation: target.explanation)
-        ]
+        var route = RouteSpec(path: target.path, host: host, method: target.method, responses: [response], file: path, line: line ?? 1)
+        route.predicate = target.predicate
+        route.predicateExplanation = target.explanation
+        return [route]
     }
 
     /// The script's source, the file it is reported in and the line of its first line there.

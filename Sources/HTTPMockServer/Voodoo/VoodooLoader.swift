@@ -12,7 +12,7 @@ struct VoodooLoader {
     let fileDirectories: [URL]
     let host: String?
     let scripts: VoodooScriptEngine?
-    var routes: [PackageRoute] = []
+    var routes: [RouteSpec] = []
     /// Scripts that do not load: each endpoint answers 500 with its message.
     var warnings: [String] = []
     /// The folder includes must stay in: the `--config` folder, or the folder of the `--config` file.

@@ -40,19 +40,20 @@ extension AdminAPI {
         }
         let label = "WireMock recording → forward to \(target.absoluteString) [wiremock recording]"
         let firstJournalID = mock.adminNewestJournalEntries(limit: 1, since: nil).entries.first?.journalID ?? 0
-        var forward = AdminRoute(
-            path: "/**", method: nil, conditions: nil, scenario: nil, priority: Self.recordingPriority, label: label,
-            responses: [.forward(to: target, lifetime: .eternal)], source: "WireMock recording", sourcePath: "WireMock recording",
+        var forward = RouteSpec(
+            path: "/**", host: "**", method: nil, responses: [.forward(to: target, lifetime: .eternal)], file: "WireMock recording",
             line: 0)
+        forward.priority = Self.recordingPriority
+        forward.label = label
         forward.predicate = { spec.admits($0) }
-        forward.newestFirst = false
-        let added: [Int]
+        forward.placement = .own(newestFirst: false)
+        let added: [Int?]
         do {
-            added = try mock.addAdminRoutes([forward])
+            added = try mock.register([forward], code: .invalidRegistration, operation: "startRecording")
         } catch {
             throw WireMockMappingError(pointer: "", message: (error as? HTTPMockError)?.message ?? "\(error)")
         }
-        guard let route = added.first else {
+        guard let route = added.first.flatMap({ $0 }) else {
             throw WireMockMappingError(pointer: "", message: "the recording's route was not added")
         }
         let previous = adminState.contents.withLockedValue { contents -> WireMockAdminState.Recording? in

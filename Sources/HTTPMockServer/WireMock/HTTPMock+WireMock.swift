@@ -71,7 +71,8 @@ final class WireMockState: Sendable {
                 for mapping in mappings { if let existing = contents.entries[mapping.id] { replaced.insert(existing.order) } }
                 let orders: [Int]
                 do {
-                    orders = try mock.addAdminRoutes(routes, replacing: replaced)
+                    orders = try mock.register(routes, replacing: replaced, code: .invalidRegistration, operation: "WireMock mappings")
+                        .compactMap { $0 }
                 } catch {
                     throw WireMockMappingError(pointer: "", message: (error as? HTTPMockError)?.message ?? "\(error)")
                 }
@@ -99,9 +100,9 @@ final class WireMockState: Sendable {
 
     /// The routes `mappings` become, compiled on every core (a root of 10,000 mappings is one
     /// batch); an error names a file mapping's place first.
-    private static func routes(of mappings: [WireMockMapping], in contents: Contents) throws(WireMockMappingError) -> [AdminRoute] {
+    private static func routes(of mappings: [WireMockMapping], in contents: Contents) throws(WireMockMappingError) -> [RouteSpec] {
         let (files, globalTemplating) = (contents.files, contents.globalTemplating)
-        return try Concurrently.map(mappings) { mapping throws(WireMockMappingError) -> AdminRoute in
+        return try Concurrently.map(mappings) { mapping throws(WireMockMappingError) -> RouteSpec in
             do throws(WireMockMappingError) {
                 return try mapping.route(files: files, globalTemplating: globalTemplating)
             } catch {
@@ -125,7 +126,8 @@ final class WireMockState: Sendable {
             // They loaded before; a body file deleted since is the only way to fail, and then they
             // stay out (as a fresh load would refuse them).
             if restoringFiles, !contents.fileMappings.isEmpty, let routes = try? Self.routes(of: contents.fileMappings, in: contents),
-                let orders = try? mock.addAdminRoutes(routes, replacing: current)
+                let orders = try? mock.register(routes, replacing: current, code: .invalidRegistration, operation: "WireMock mappings")
+                    .compactMap({ $0 })
             {
                 restored = Array(zip(contents.fileMappings, orders))
             } else {

@@ -210,7 +210,7 @@ struct WireMockMapping: Sendable {
 
     /// The route it becomes; its body file is read from `files` (`DIR/__files`); with
     /// `globalTemplating` its response is a template even without `transformers`.
-    func route(files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> AdminRoute {
+    func route(files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> RouteSpec {
         var response = try self.response.make(
             files: files, webhooks: webhooks, globalTemplating: globalTemplating, stubHeaders: matchedStubHeaders)
         var required: ScenarioState?
@@ -219,9 +219,15 @@ struct WireMockMapping: Sendable {
             if let state = newState { response = response.transitioning(scenario, to: Self.ourState(state)) }
         }
         let place = location
-        return AdminRoute(
-            path: request.routePath, method: request.method, conditions: request.conditions, scenario: required, priority: priority,
-            label: label, responses: [response], source: place.display, sourcePath: place.path, line: place.line)
+        var route = RouteSpec(
+            path: request.routePath, host: "**", method: request.method, responses: [response], file: place.path, fileID: place.display,
+            line: place.line)
+        route.conditions = request.conditions
+        route.scenario = required
+        route.priority = priority
+        route.label = label
+        route.placement = .own(newestFirst: true)
+        return route
     }
 
     /// Everything `request` does not satisfy, in the near-miss wording (for the admin API's
