@@ -153,10 +153,11 @@ struct PatternTests {
         _ host: String, _ path: String, method: HTTPMethod? = nil, query: [String: QueryValue]? = nil,
         headers: [String: QueryValue]? = nil, order: Int
     ) throws -> Route {
+        let declared = RequestConditions.Declared(
+            query: query.map { QueryRequirement(values: $0, matching: .exact) }, headers: headers.map(HeaderRequirement.init))
         let key = RouteKey(
             host: try HostPattern.parse(host), path: try PathPattern.parse(path), method: method,
-            query: query.map { QueryRequirement(values: $0, matching: .exact) },
-            headers: headers.map(HeaderRequirement.init))
+            conditions: query == nil && headers == nil ? nil : RequestConditions(declared: declared))
         return Route(key: key, specificity: key.specificity, order: order)
     }
 

@@ -26,32 +26,57 @@ struct RouteMissTests {
         #expect(RouteMiss.distance(of: []) == 0)
     }
 
-    @Test("a DSL route and a route with a front end's conditions are explained in one list, in report order")
+    @Test("a DSL route and a route with a front end's conditions are explained by one explainer, in report order")
     func oneListForEveryPart() throws {
         let request = MockRequest(
             method: .post, url: URL(string: "https://api.example.com/users?page=2")!, headers: ["X-Env": "prod"], body: nil)
-        let key = RouteKey(
+        // The DSL's query and headers, lowered into the one matcher set.
+        let declared = RouteKey(
             host: try HostPattern.parse("api.example.com"), path: try PathPattern.parse("/users"), method: .get,
-            query: QueryRequirement(values: ["page": "1"], matching: .contains), headers: HeaderRequirement(["X-Env": "test"]),
-            body: nil, predicate: nil,
             conditions: RequestConditions(
-                url: nil, conditions: [.init(.header("X-Env"), .single(.equalTo("staging", caseInsensitive: false)))]),
+                declared: .init(
+                    query: QueryRequirement(values: ["page": "1"], matching: .contains), headers: HeaderRequirement(["X-Env": "test"]))),
             scenario: ScenarioState("flow", "second"))
         var facts = RequestFacts()
-        let misses = key.misses(
-            of: request, segments: request.pathSegments, facts: &facts, scenarios: [:], revealSecrets: true)
-        let lines = misses.map(\.line)
-        #expect(lines.count == 5, "\(lines)")
-        guard lines.count == 5 else { return }
-        #expect(lines[0] == "method: expected GET, got POST")
-        #expect(lines[1] == "query: expected page=1, got page=2")
-        #expect(lines[2] == "headers: expected x-env: test, got x-env: prod")
-        // The front end's condition, in its own words (RequestConditions' explainer).
+        let misses = declared.misses(of: request, segments: request.pathSegments, facts: &facts, scenarios: [:], revealSecrets: true)
         #expect(
-            lines[3].hasPrefix("header X-Env: expected ") && lines[3].contains("staging") && lines[3].contains("got \"prod\""),
-            "\(lines[3])")
-        #expect(lines[4] == "scenario: skipped for its scenario state: \"flow\" is \"started\", this route needs \"second\"")
-        // method 1, query ¾, headers ¾, one other matcher ¾, scenario ½.
-        #expect(abs(RouteMiss.distance(of: misses) - 3.75) < 1e-9)
+            misses.map(\.line) == [
+                "method: expected GET, got POST",
+                "query: expected page=1, got page=2",
+                "headers: expected x-env: test, got x-env: prod",
+                "scenario: skipped for its scenario state: \"flow\" is \"started\", this route needs \"second\"",
+            ])
+        // method 1, query ¾, headers ¾, scenario ½.
+        #expect(abs(RouteMiss.distance(of: misses) - 3.0) < 1e-9)
+
+        // A front end's condition on the same header, in its own words, through the same explainer.
+        let frontEnd = RouteKey(
+            host: try HostPattern.parse("api.example.com"), path: try PathPattern.parse("/users"),
+            conditions: RequestConditions(
+                url: nil, conditions: [.init(.header("X-Env"), .single(.equalTo("staging", caseInsensitive: false)))]))
+        let other = frontEnd.misses(of: request, segments: request.pathSegments, facts: &facts, scenarios: [:], revealSecrets: true)
+        #expect(other.count == 1)
+        #expect(
+            other.first.map { $0.line.hasPrefix("header X-Env: expected ") && $0.line.contains("got \"prod\"") } == true,
+            "\(other.map(\.line))")
+        #expect(abs(RouteMiss.distance(of: other) - 0.75) < 1e-9)
+    }
+
+    @Test("equal DSL declarations compare equal (one queue); a front end's conditions only to themselves")
+    func declaredConditionsCompareByDeclaration() {
+        let declared = RequestConditions.Declared(
+            query: QueryRequirement(values: ["q": "swift"], matching: .exact), headers: HeaderRequirement(["Accept": .any]),
+            body: .jsonContains(["a": 1]))
+        #expect(RequestConditions(declared: declared) == RequestConditions(declared: declared))
+        #expect(RequestConditions(declared: declared).hashValue == RequestConditions(declared: declared).hashValue)
+        var other = declared
+        other.query = QueryRequirement(values: ["q": "swift"], matching: .contains)
+        #expect(RequestConditions(declared: declared) != RequestConditions(declared: other))
+        let frontEnd = RequestConditions(url: .path("/a"), conditions: [])
+        #expect(frontEnd == frontEnd)
+        #expect(frontEnd != RequestConditions(url: .path("/a"), conditions: []))
+        // Specificity counts the DSL's query (two conditions: a value, the names), its headers
+        // and its body once each, as before they were lowered.
+        #expect(RequestConditions(declared: declared).count == 3)
     }
 }

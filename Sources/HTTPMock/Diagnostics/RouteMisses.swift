@@ -3,10 +3,10 @@ import Foundation
 /// One thing a request does not satisfy of a route, as a near-miss report prints it
 /// (`query: expected page=1, got page=2`), and how much it weighs in the route's distance.
 ///
-/// Every part of a route is explained here, whatever front end registered it: the DSL's host,
-/// path, method, query, headers and body, a front end's conditions (WireMock's URL rules and
-/// matchers, through ``RequestConditions/misses(_:parameters:facts:)``), the scenario state and
-/// the predicate. ``NearMissAnalysis`` ranks routes by ``distance(of:)`` and prints the lines.
+/// Every part of a route is explained here, whatever front end registered it: host, path and
+/// method, its conditions through ``RequestConditions/misses(_:parameters:facts:revealSecrets:)``
+/// (the DSL's query, headers and body in the DSL's words and sections, a front end's URL rules
+/// and matchers in WireMock's), the scenario state and the predicate. ``NearMissAnalysis`` ranks routes by ``distance(of:)`` and prints the lines.
 struct RouteMiss: Sendable {
     /// The part of the route a miss is about, in report order.
     enum Section: Sendable {
@@ -67,7 +67,7 @@ struct RouteMiss: Sendable {
 
 extension RouteKey {
     /// Everything `request` does not satisfy of this route, in report order: host, path, method,
-    /// query, headers, body, the front end's conditions, the scenario state; and, only when
+    /// its conditions (the DSL's query, headers and body, or a front end's), the scenario state; and, only when
     /// nothing else differs, the predicate (user code, which may have effects, runs last).
     /// `segments` are the request's path segments; `scenarios` the scenario states when the
     /// request was looked up (missing: started). Unless `revealSecrets`, secrets are masked.
@@ -94,32 +94,20 @@ extension RouteKey {
         if let method, method != request.method {
             misses.append(RouteMiss(.method, .whole, "method: expected \(method), got \(request.method)"))
         }
-        if let query {
-            misses += Self.queryDifferences(query, request.query, revealSecrets: revealSecrets).map { RouteMiss(.query, .grouped, $0) }
-        }
-        if let headers, !headers.matches(request.headers) {
-            misses += Self.headerDifferences(headers, request.headers, revealSecrets: revealSecrets).map {
-                RouteMiss(.headers, .grouped, $0)
-            }
-        }
-        if let body, !body.matches(request, json: { facts.json(of: request) }, body: facts.body(of: request)) {
-            let line: String
-            if case .compiled(let compiled) = body.rule, let detail = compiled.matcher.mismatch(.body(facts.body(of: request))) {
-                // XML and XPath say where the body differs or why it is not XML.
-                line = "body: " + detail
-            } else {
-                line = "body: expected \(body), got \(Self.describeBody(request.body, revealSecrets: revealSecrets))"
-            }
-            misses.append(RouteMiss(.body, .whole, line))
-        }
         if let conditions {
-            // The URL, host and port weigh as a path does; the other matchers together as the
-            // query or the headers do (as in WireMock, where they weigh 1 against the URL's 10).
-            for miss in conditions.misses(request, parameters: parameters ?? [:], facts: &facts) {
-                misses.append(
-                    RouteMiss(
-                        .conditions, miss.weight >= 10 ? .place(miss.distance) : .grouped,
-                        revealSecrets ? miss.line : SecretMasking.maskingExpectations(in: miss.line)))
+            // The DSL's query, headers and body report in their own sections, in its words. A
+            // front end's URL, host and port weigh as a path does; its other matchers together
+            // as the query or the headers do (as in WireMock, where they weigh 1 against the
+            // URL's 10).
+            for miss in conditions.misses(request, parameters: parameters ?? [:], facts: &facts, revealSecrets: revealSecrets) {
+                if let section = miss.declaredSection {
+                    misses.append(RouteMiss(section, section == .body ? .whole : .grouped, miss.line))
+                } else {
+                    misses.append(
+                        RouteMiss(
+                            .conditions, miss.weight >= 10 ? .place(miss.distance) : .grouped,
+                            revealSecrets ? miss.line : SecretMasking.maskingExpectations(in: miss.line)))
+                }
             }
         }
         if let scenario {
@@ -139,53 +127,5 @@ extension RouteKey {
                     .predicate, .half, "where: " + (revealSecrets ? explanation : SecretMasking.maskingExpectations(in: explanation))))
         }
         return misses
-    }
-
-    /// One line per query parameter that differs, and per unexpected one under `.exact`.
-    private static func queryDifferences(_ requirement: QueryRequirement, _ query: RequestQuery, revealSecrets: Bool) -> [String] {
-        var lines: [String] = []
-        func shown(_ values: [String], of key: String) -> [String] {
-            revealSecrets || !SecretMasking.isSecretKey(key) ? values : values.map { _ in SecretMasking.placeholder }
-        }
-        for (key, expected) in requirement.values.sorted(by: { $0.key < $1.key }) {
-            let actual = query.values(for: key)
-            guard !expected.matches(actual) else { continue }
-            let values = shown(actual, of: key)
-            let got = actual.isEmpty ? "no \(key)" : "\(key)=\(values.count == 1 ? values[0] : "[" + values.joined(separator: ", ") + "]")"
-            let wanted =
-                revealSecrets || !SecretMasking.isSecretKey(key)
-                ? "\(expected)" : expected.maskedDescription { _ in SecretMasking.placeholder }
-            lines.append("query: expected \(key)=\(wanted), got \(got)")
-        }
-        if requirement.matching == .exact {
-            for key in query.keys where requirement.values[key] == nil {
-                lines.append("query: unexpected \(key)=\(shown(query.values(for: key), of: key).joined(separator: ",")) (matching: .exact)")
-            }
-        }
-        return lines
-    }
-
-    /// One line per header that differs. A secret header's values (``SecretMasking``) are
-    /// masked on both sides unless `revealSecrets`: the expected one is a credential too.
-    private static func headerDifferences(_ requirement: HeaderRequirement, _ headers: HTTPHeaders, revealSecrets: Bool) -> [String] {
-        var lines: [String] = []
-        for (name, expected) in requirement.values.sorted(by: { $0.key < $1.key }) {
-            let single = HeaderRequirement([name: expected])
-            guard !single.matches(headers) else { continue }
-            let masks = !revealSecrets && SecretMasking.isSecretHeader(name)
-            let got = headers[name].map { "\(name): \(masks ? SecretMasking.headerValue($0, named: name) : $0)" } ?? "no \(name)"
-            let wanted = masks ? expected.maskedDescription { SecretMasking.headerValue($0, named: name) } : "\(expected)"
-            lines.append("headers: expected \(name): \(wanted), got \(got)")
-        }
-        return lines
-    }
-
-    private static func describeBody(_ body: Data?, revealSecrets: Bool) -> String {
-        guard let body, !body.isEmpty else { return "no body" }
-        guard let text = String(data: body, encoding: .utf8) else { return "\(body.count) bytes of binary data" }
-        let limit = 160
-        let shown = text.count <= limit ? text : String(text.prefix(limit))
-        let masked = revealSecrets ? shown : SecretMasking.bodyText(shown)
-        return text.count <= limit ? masked : masked + "… (\(body.count) bytes)"
     }
 }

@@ -338,6 +338,7 @@ extension RouteKey {
     /// (``SecretMasking``): a route is named in reports and on the dashboard, and a credential it
     /// expects is one too. The description itself when there is nothing to mask.
     var maskedDescription: String {
+        let (query, headers, body) = (declared?.query, declared?.headers, declared?.body)
         let secretHeaders = headers?.values.keys.contains(where: SecretMasking.isSecretHeader) ?? false
         let secretQuery = query?.values.keys.contains(where: { SecretMasking.isSecretKey($0) }) ?? false
         guard label == nil, secretHeaders || secretQuery else { return description }

@@ -141,6 +141,30 @@ public struct BodyMatcher: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The body is JSON in which `expression` finds something that is not `null`, an empty list
+    /// or an empty object: WireMock's `matchesJsonPath` without a sub-matcher, on the same
+    /// JSONPath engine (Jayway's syntax: filters such as `[?(@.qty > 1)]`, `..`, `*`, slices).
+    ///
+    /// ```swift
+    /// Path("/orders", method: .post, body: .jsonPath("$.items[?(@.qty > 1)]")) { … }
+    /// Path("/login", method: .post, body: .jsonPath("$.credentials.token")) { … }
+    /// ```
+    ///
+    /// An expression that does not parse is a test failure at this call site, and the route is
+    /// not registered. A body that is not JSON never matches; the near-miss report says what the
+    /// path found. Evaluation is bounded (steps, per request).
+    public static func jsonPath(
+        _ expression: String, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> BodyMatcher {
+        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        do throws(JSONPath.ParseError) {
+            let path = try JSONPath(expression)
+            return BodyMatcher(rule: .compiled(CompiledBodyMatcher(source: "jsonPath " + expression, matcher: .jsonPath(path, nil))))
+        } catch {
+            return BodyMatcher(rule: .invalid("BodyMatcher.jsonPath: \(expression) is not a JSONPath: \(error)", location))
+        }
+    }
+
     private static func encode<Value: Encodable>(
         _ value: Value, encoder: JSONEncoder, name: String, location: SourceLocation, make: (JSONValue) -> Rule
     ) -> BodyMatcher {
@@ -231,7 +255,10 @@ struct RequestPredicate: Hashable, Sendable {
     }
 }
 
-/// A route's header requirements: names case-insensitive, extra request headers ignored.
+/// A route's header requirements as the DSL declared them: names case-insensitive, extra
+/// request headers ignored; a single expected value compares with the whole header, a list
+/// with its comma-separated values (FoundationNetworking joins repeated headers with ", ").
+/// Matched as the conditions it is lowered into (``RequestConditions/init(declared:)``).
 struct HeaderRequirement: Hashable, Sendable, CustomStringConvertible {
     /// Lowercased name → requirement.
     let values: [String: MatchValue]
@@ -240,22 +267,6 @@ struct HeaderRequirement: Hashable, Sendable, CustomStringConvertible {
         var values: [String: MatchValue] = [:]
         for (name, value) in headers { values[name.lowercased()] = value }
         self.values = values
-    }
-
-    func matches(_ headers: HTTPHeaders) -> Bool {
-        values.allSatisfy { name, requirement in
-            guard let value = headers[name] else { return false }
-            return requirement.matches(Self.split(value, for: requirement))
-        }
-    }
-
-    /// A single expected value compares with the whole header; an array with its
-    /// comma-separated values (FoundationNetworking joins repeated headers with ", ").
-    private static func split(_ value: String, for requirement: MatchValue) -> [String] {
-        if case .values(let expected) = requirement.kind, expected.count > 1 {
-            return value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        }
-        return [value]
     }
 
     var description: String {

@@ -34,6 +34,13 @@ public struct MatchValue: Hashable, Sendable, ExpressibleByStringLiteral, Expres
 
     private init(kind: Kind) { self.kind = kind }
 
+    /// Whether it expects more than one value (a header's are then compared one by one, split at
+    /// commas).
+    var isList: Bool {
+        if case .values(let values) = kind { return values.count > 1 }
+        return false
+    }
+
     /// Whether the values a request carries for one key satisfy this requirement.
     func matches(_ actual: [String]) -> Bool {
         switch kind {
@@ -68,21 +75,11 @@ public struct QueryMatching: Hashable, Sendable, CustomStringConvertible {
     public var description: String { kind == .exact ? ".exact" : ".contains" }
 }
 
-/// A route's query requirement: the rules and how to apply them.
+/// A route's query requirement as the DSL declared it: the rules and how to apply them. Matched
+/// as the conditions it is lowered into (``RequestConditions/init(declared:)``).
 struct QueryRequirement: Hashable, Sendable, CustomStringConvertible {
     var values: [String: MatchValue]
     var matching: QueryMatching
-
-    /// Whether `query` (decoded request parameters, repeated keys in order) satisfies it.
-    func matches(_ query: RequestQuery) -> Bool {
-        for (key, requirement) in values {
-            guard requirement.matches(query.values(for: key)) else { return false }
-        }
-        if matching.kind == .exact {
-            for key in query.keys where values[key] == nil { return false }
-        }
-        return true
-    }
 
     var description: String {
         let pairs = values.sorted(by: { $0.key < $1.key }).map { "\($0.key)=\($0.value)" }

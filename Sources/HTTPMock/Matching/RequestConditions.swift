@@ -1,11 +1,13 @@
 import Foundation
 
-/// What a front end's route requires beyond host, path, method, query, headers and body
-/// matchers: a URL rule on the URL as the client wrote it (WireMock's `url`, `urlPath`,
-/// `urlPattern`, `urlPathPattern`) and value matchers on named parts of the request (headers,
-/// query parameters, cookies, form fields, path parameters, host, scheme, port, client address,
-/// body, multipart parts). Compiled once when the route is registered; immutable; compared by
-/// identity (each registration its own).
+/// What a route requires beyond host, path and method, whichever front end declared it: a URL
+/// rule on the URL as the client wrote it (WireMock's `url`, `urlPath`, `urlPattern`,
+/// `urlPathPattern`) and value matchers on named parts of the request (headers, query
+/// parameters, cookies, form fields, path parameters, host, scheme, port, client address, body,
+/// multipart parts). The DSL's `query:`, `headers:` and `body:` are lowered into the same
+/// conditions (``init(declared:)``). Compiled once when the route is registered; immutable.
+/// Conditions lowered from the DSL compare by what was declared (equal registrations share a
+/// queue); a front end's compare by identity (each registration its own).
 ///
 /// The route index narrows candidates by the route's path pattern — for a URL rule, the
 /// literal prefix of its path, and a piece of a literal every match contains (``LiteralGate``)
@@ -49,6 +51,16 @@ package final class RequestConditions: Sendable, Hashable {
         /// The client's address (the server's peer; `127.0.0.1` in process).
         case clientAddress
         case body
+        /// A query parameter as the DSL's `query:` reads it (`+` stays `+`, as `URLComponents`
+        /// decodes it), every value in order.
+        case declaredQuery(String)
+        /// The name of every query parameter, once each, in order (the DSL's `.exact`).
+        case queryNames
+        /// A header as the DSL's `headers:` reads it: the whole value, or with `listed` (an
+        /// expected list of values) its comma-separated values.
+        case declaredHeader(String, listed: Bool)
+        /// The body as the DSL's `body:` reads it (a ``BodyMatcher``).
+        case declaredBody
 
         package var description: String {
             switch self {
@@ -61,7 +73,22 @@ package final class RequestConditions: Sendable, Hashable {
             case .scheme: return "scheme"
             case .port: return "port"
             case .clientAddress: return "client address"
-            case .body: return "body"
+            case .body, .declaredBody: return "body"
+            case .declaredQuery(let name): return "query \(name)"
+            case .queryNames: return "query"
+            case .declaredHeader(let name, _): return "headers \(name)"
+            }
+        }
+
+        /// The part of a near-miss report a condition lowered from the DSL belongs to, which is
+        /// also what specificity counts once however many lines it holds; `nil` for a front
+        /// end's condition, each counted and reported on its own.
+        var declaredSection: RouteMiss.Section? {
+            switch self {
+            case .declaredQuery, .queryNames: return .query
+            case .declaredHeader: return .headers
+            case .declaredBody: return .body
+            default: return nil
             }
         }
     }
@@ -80,8 +107,20 @@ package final class RequestConditions: Sendable, Hashable {
         }
     }
 
+    /// What the DSL declared (`query:`, `headers:`, `body:`), when these conditions were
+    /// lowered from it: what they compare by, and how a route describes them.
+    struct Declared: Hashable, Sendable {
+        var query: QueryRequirement?
+        var headers: HeaderRequirement?
+        var body: BodyMatcher?
+    }
+
     package let url: URLRule?
     let conditions: [Condition]
+    let declared: Declared?
+    /// How many things the route checks, for specificity: each section lowered from the DSL
+    /// counts once (as the DSL's query, headers and body always did).
+    let count: Int
     let multipart: [MultipartCondition]
     /// The route's path pattern when it captures parameters (WireMock's `urlPathTemplate`), for
     /// checks made outside a route lookup (the admin API's `requests/find`).
@@ -95,8 +134,37 @@ package final class RequestConditions: Sendable, Hashable {
     private let regexConditions: [Condition]
 
     /// - Parameter parameterPattern: the route's path when it holds `:name` segments.
-    package init(url: URLRule?, conditions: [Condition], multipart: [MultipartCondition] = [], parameterPattern: String? = nil) {
+    package convenience init(
+        url: URLRule?, conditions: [Condition], multipart: [MultipartCondition] = [], parameterPattern: String? = nil
+    ) {
+        self.init(url: url, conditions: conditions, multipart: multipart, parameterPattern: parameterPattern, declared: nil)
+    }
+
+    /// The DSL's `query:`, `headers:` and `body:` as conditions: a query parameter each (sorted
+    /// by name), the names under `.exact`, a header each (sorted by lowercased name), the body.
+    convenience init(declared: Declared) {
+        var conditions: [Condition] = []
+        if let query = declared.query {
+            for (name, value) in query.values.sorted(by: { $0.key < $1.key }) {
+                conditions.append(Condition(.declaredQuery(name), .declared(value, needsPresence: false)))
+            }
+            if query.matching == .exact { conditions.append(Condition(.queryNames, .oneOf(Set(query.values.keys)))) }
+        }
+        for (name, value) in (declared.headers?.values ?? [:]).sorted(by: { $0.key < $1.key }) {
+            conditions.append(Condition(.declaredHeader(name, listed: value.isList), .declared(value, needsPresence: true)))
+        }
+        if let body = declared.body { conditions.append(Condition(.declaredBody, .body(body))) }
+        self.init(url: nil, conditions: conditions, multipart: [], parameterPattern: nil, declared: declared)
+    }
+
+    private init(
+        url: URLRule?, conditions: [Condition], multipart: [MultipartCondition], parameterPattern: String?, declared: Declared?
+    ) {
         self.url = url
+        self.declared = declared
+        self.count =
+            (url == nil ? 0 : 1) + multipart.count + conditions.filter { $0.field.declaredSection == nil }.count
+            + Set(conditions.compactMap(\.field.declaredSection)).count
         self.parameterPattern = parameterPattern.flatMap { try? PathPattern.parse($0) }
         self.conditions = conditions
         self.multipart = multipart
@@ -109,14 +177,17 @@ package final class RequestConditions: Sendable, Hashable {
         self.regexConditions = conditions.filter { $0.matcher.hasRegex }
         self.isExpensive =
             !multipart.isEmpty || (urlRegex.map { !$0.isLinear } ?? false)
-            || conditions.contains { $0.field == .body || $0.matcher.isExpensive }
+            || conditions.contains { $0.field == .body || $0.field == .declaredBody || $0.matcher.isExpensive }
     }
 
-    /// How many things the route checks, for specificity.
-    var count: Int { (url == nil ? 0 : 1) + conditions.count + multipart.count }
+    package static func == (lhs: RequestConditions, rhs: RequestConditions) -> Bool {
+        if let declared = lhs.declared { return declared == rhs.declared }
+        return lhs === rhs
+    }
 
-    package static func == (lhs: RequestConditions, rhs: RequestConditions) -> Bool { lhs === rhs }
-    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    package func hash(into hasher: inout Hasher) {
+        if let declared { hasher.combine(declared) } else { hasher.combine(ObjectIdentifier(self)) }
+    }
 
     /// Regular expressions cheaper than this (steps) run inline, under the registry's lock, on
     /// the event loop; a dearer one sends the request to the matching queue.
@@ -164,7 +235,7 @@ package final class RequestConditions: Sendable, Hashable {
     /// Whether `request` (its path matched with `parameters`) meets every condition.
     func matches(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts) -> Bool {
         if let url, !Self.matches(url, request) { return false }
-        for condition in conditions where !condition.matcher.matches(values(of: condition.field, request, parameters, &facts)) {
+        for condition in conditions where !holds(condition, request, parameters, &facts) {
             return false
         }
         for pattern in multipart where !pattern.matches(facts.multipartParts(of: request)) {
@@ -184,6 +255,14 @@ package final class RequestConditions: Sendable, Hashable {
         }
     }
 
+    /// Whether `request` meets `condition`.
+    func holds(_ condition: Condition, _ request: MockRequest, _ parameters: [String: String], _ facts: inout RequestFacts) -> Bool {
+        if case .body(let body) = condition.matcher {
+            return body.matches(request, json: { facts.json(of: request) }, body: facts.body(of: request))
+        }
+        return condition.matcher.matches(values(of: condition.field, request, parameters, &facts))
+    }
+
     /// The values `field` has in `request`: none when absent, one per occurrence otherwise.
     func values(of field: Field, _ request: MockRequest, _ parameters: [String: String], _ facts: inout RequestFacts) -> FieldValues {
         switch field {
@@ -199,7 +278,12 @@ package final class RequestConditions: Sendable, Hashable {
         case .scheme: return .values([request.clientScheme])
         case .port: return .values(request.clientPort.map { [String($0)] } ?? [])
         case .clientAddress: return .values([request.clientAddress ?? "127.0.0.1"])
-        case .body: return .body(facts.body(of: request))
+        case .body, .declaredBody: return .body(facts.body(of: request))
+        case .declaredQuery(let name): return .values(facts.declaredQuery(of: request).values(for: name))
+        case .queryNames: return .values(facts.declaredQuery(of: request).keys)
+        case .declaredHeader(let name, let listed):
+            guard let value = request.headers[name] else { return .values([]) }
+            return .values(listed ? value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [value])
         }
     }
 }
@@ -219,6 +303,13 @@ package enum MultiValueMatcher: Sendable, CustomStringConvertible {
     case single(ValueMatcher)
     case hasExactly([ValueMatcher])
     case includes([ValueMatcher])
+    /// The DSL's value for a query parameter or a header: exactly these values in order, or
+    /// (`.any`) at least one; with `needsPresence`, an absent field never matches.
+    case declared(MatchValue, needsPresence: Bool)
+    /// Every value is one of these (the DSL's `.exact` query: no other parameter names).
+    case oneOf(Set<String>)
+    /// The DSL's `body:`, which reads the request itself (``RequestConditions/holds(_:_:_:_:)``).
+    case body(BodyMatcher)
 
     func matches(_ field: FieldValues) -> Bool {
         switch field {
@@ -237,11 +328,20 @@ package enum MultiValueMatcher: Sendable, CustomStringConvertible {
                 return matchers.count == values.count && matchers.allSatisfy { matcher in values.contains { matcher.matches(.text($0)) } }
             case .includes(let matchers):
                 return matchers.allSatisfy { matcher in values.contains { matcher.matches(.text($0)) } }
+            case .declared(let value, let needsPresence):
+                return !(needsPresence && values.isEmpty) && value.matches(values)
+            case .oneOf(let names):
+                return values.allSatisfy(names.contains)
+            case .body:
+                return false
             }
         }
     }
 
-    var isExpensive: Bool { all.contains(where: \.isExpensive) }
+    var isExpensive: Bool {
+        if case .body = self { return true }
+        return all.contains(where: \.isExpensive)
+    }
     var hasRegex: Bool { all.contains { $0.regexCost(forLength: 1) > 0 } }
     func regexCost(forLength length: Int) -> Int { all.reduce(0) { $0 + $1.regexCost(forLength: length) } }
 
@@ -249,6 +349,7 @@ package enum MultiValueMatcher: Sendable, CustomStringConvertible {
         switch self {
         case .single(let matcher): return [matcher]
         case .hasExactly(let matchers), .includes(let matchers): return matchers
+        case .declared, .oneOf, .body: return []
         }
     }
 
@@ -257,6 +358,9 @@ package enum MultiValueMatcher: Sendable, CustomStringConvertible {
         case .single(let matcher): return matcher.description
         case .hasExactly(let matchers): return "hasExactly [" + matchers.map(\.description).joined(separator: "; ") + "]"
         case .includes(let matchers): return "includes [" + matchers.map(\.description).joined(separator: "; ") + "]"
+        case .declared(let value, _): return value.description
+        case .oneOf(let names): return "one of " + names.sorted().joined(separator: ", ")
+        case .body(let body): return body.description
         }
     }
 }
@@ -269,6 +373,7 @@ struct RequestFacts {
     private var cachedQuery: [String: [String]]?
     private var cachedCookies: [String: [String]]?
     private var cachedForm: [String: [String]]?
+    private var cachedDeclaredQuery: RequestQuery?
     private var cachedParts: [MultipartPart]??
 
     /// The body as JSON (``BodyMatcher``'s reading: strict JSON).
@@ -290,6 +395,14 @@ struct RequestFacts {
         if let cachedQuery { return cachedQuery }
         let query = FormDecoding.fields(request.target.rawQuery ?? "")
         cachedQuery = query
+        return query
+    }
+
+    /// The query as the DSL reads it (``MockRequest/queryItems``: `+` stays `+`).
+    mutating func declaredQuery(of request: MockRequest) -> RequestQuery {
+        if let cachedDeclaredQuery { return cachedDeclaredQuery }
+        let query = request.query
+        cachedDeclaredQuery = query
         return query
     }
 

@@ -4,15 +4,13 @@ struct RouteKey: Hashable, Sendable {
     var path: PathPattern
     /// `nil` matches any method.
     var method: HTTPMethod?
-    /// `nil` matches any query.
-    var query: QueryRequirement?
-    var headers: HeaderRequirement?
-    var body: BodyMatcher?
-    var predicate: RequestPredicate?
-    /// A front end's further conditions (WireMock's URL rules and matchers), compiled once.
+    var predicate: RequestPredicate? = nil
+    /// Everything else the route requires of a request, in one matcher set: the DSL's `query:`,
+    /// `headers:` and `body:` lowered into it, or a front end's URL rules and matchers; compiled
+    /// once. `nil`: nothing more.
     var conditions: RequestConditions? = nil
     /// The scenario state the route needs; checked under the registry's lock, with the pop.
-    var scenario: ScenarioState?
+    var scenario: ScenarioState? = nil
     /// WireMock's `priority` (1 highest), compared before specificity; `nil` counts as 5,
     /// WireMock's default.
     var priority: Int? = nil
@@ -22,11 +20,14 @@ struct RouteKey: Hashable, Sendable {
     /// Whether host and path are both literal: such routes live in the exact index.
     var isExact: Bool { host.isLiteral && path.isLiteral }
 
+    /// What the DSL declared (`query:`, `headers:`, `body:`), for descriptions.
+    var declared: RequestConditions.Declared? { conditions?.declared }
+
     /// How many request constraints besides host and path the route has (a named port, a
-    /// method, a query, headers, a body matcher, a predicate, a scenario state).
+    /// method, a query, headers, a body matcher, a predicate, a scenario state, each other
+    /// condition).
     var constraintCount: Int {
-        (host.port == nil ? 0 : 1) + (method == nil ? 0 : 1) + (query == nil ? 0 : 1)
-            + (headers == nil ? 0 : 1) + (body == nil ? 0 : 1) + (predicate == nil ? 0 : 1)
+        (host.port == nil ? 0 : 1) + (method == nil ? 0 : 1) + (predicate == nil ? 0 : 1)
             + (scenario == nil ? 0 : 1) + (conditions?.count ?? 0)
     }
 
@@ -43,9 +44,6 @@ struct RouteKey: Hashable, Sendable {
     /// however many routes ask.
     func matchesConstraints(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts) -> Bool {
         if let method, method != request.method { return false }
-        if let query, !query.matches(request.query) { return false }
-        if let headers, !headers.matches(request.headers) { return false }
-        if let body, !body.matches(request, json: { facts.json(of: request) }, body: facts.body(of: request)) { return false }
         if let conditions, !conditions.matches(request, parameters: parameters, facts: &facts) { return false }
         if let predicate, !predicate.test(request) { return false }
         return true
@@ -56,9 +54,9 @@ extension RouteKey: CustomStringConvertible {
     /// `GET api.example.com/users/:id?q=swift [headers: x-env: test] [body: .json(…)] [where]`.
     var description: String {
         if let label { return label }
-        var text = "\(method?.rawValue ?? "ANY") \(host)\(path)\(query?.description ?? "")"
-        if let headers { text += " [headers: \(headers)]" }
-        if let body { text += " [body: \(body)]" }
+        var text = "\(method?.rawValue ?? "ANY") \(host)\(path)\(declared?.query?.description ?? "")"
+        if let headers = declared?.headers { text += " [headers: \(headers)]" }
+        if let body = declared?.body { text += " [body: \(body)]" }
         if predicate != nil { text += " [where]" }
         if let scenario { text += " [when \(scenario)]" }
         return text
@@ -113,7 +111,7 @@ final class Route: Sendable {
         self.location = location
         self.newestFirst = newestFirst
         self.name = key.description
-        self.runsUserCode = key.body != nil || key.predicate != nil || key.conditions?.isExpensive == true
+        self.runsUserCode = key.predicate != nil || key.conditions?.isExpensive == true
     }
 
     /// ``RouteKey/matchesConstraints(_:parameters:facts:)`` of ``key``, read in place: called as

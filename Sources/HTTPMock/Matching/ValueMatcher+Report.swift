@@ -123,6 +123,9 @@ extension RequestConditions {
         package let distance: Double
         /// WireMock's weight of the part of the request it is about (URL 10, others 1).
         let weight: Double
+        /// For a condition lowered from the DSL, the report section it belongs to; its line is
+        /// in the DSL's words and already masked as asked.
+        var declaredSection: RouteMiss.Section? = nil
 
         /// `subject: explanation`, as reports print it.
         package var line: String { "\(subject): \(explanation)" }
@@ -142,13 +145,24 @@ extension RequestConditions {
         return misses(request, parameters: parameters, facts: &facts)
     }
 
-    func misses(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts) -> [Miss] {
+    /// Every condition `request` fails; the lines of conditions lowered from the DSL mask
+    /// secrets unless `revealSecrets` (a front end's lines are masked by the caller).
+    func misses(_ request: MockRequest, parameters: [String: String], facts: inout RequestFacts, revealSecrets: Bool = true) -> [Miss] {
         var found: [Miss] = []
         if let url {
             let evaluation = Self.evaluate(url, request)
             if evaluation != .match { found.append(Self.urlMiss(url, request, evaluation)) }
         }
         for condition in conditions {
+            if let section = condition.field.declaredSection {
+                guard !holds(condition, request, parameters, &facts) else { continue }
+                for line in declaredLines(condition, request, &facts, revealSecrets: revealSecrets) {
+                    var miss = Miss(subject: line.subject, explanation: line.explanation, distance: 1, weight: 1)
+                    miss.declaredSection = section
+                    found.append(miss)
+                }
+                continue
+            }
             let values = self.values(of: condition.field, request, parameters, &facts)
             guard let explanation = condition.matcher.mismatch(values) else { continue }
             let weight: Double
@@ -169,6 +183,52 @@ extension RequestConditions {
                 Miss(subject: "multipartPatterns[\(index)]", explanation: "expected \(pattern), got \(got)", distance: 1, weight: 1))
         }
         return found
+    }
+
+    /// What a condition lowered from the DSL says when it fails, in the DSL's words: one line
+    /// per query parameter or header that differs (`query: expected page=1, got page=2`), per
+    /// unexpected parameter under `.exact`, or for the body.
+    private func declaredLines(
+        _ condition: Condition, _ request: MockRequest, _ facts: inout RequestFacts, revealSecrets: Bool
+    ) -> [(subject: String, explanation: String)] {
+        switch (condition.field, condition.matcher) {
+        case (.declaredQuery(let key), .declared(let expected, _)):
+            let actual = facts.declaredQuery(of: request).values(for: key)
+            let masks = !revealSecrets && SecretMasking.isSecretKey(key)
+            let values = masks ? actual.map { _ in SecretMasking.placeholder } : actual
+            let got = actual.isEmpty ? "no \(key)" : "\(key)=\(values.count == 1 ? values[0] : "[" + values.joined(separator: ", ") + "]")"
+            let wanted = masks ? expected.maskedDescription { _ in SecretMasking.placeholder } : "\(expected)"
+            return [("query", "expected \(key)=\(wanted), got \(got)")]
+        case (.queryNames, .oneOf(let allowed)):
+            let query = facts.declaredQuery(of: request)
+            return query.keys.filter { !allowed.contains($0) }.map { key in
+                let values = query.values(for: key)
+                let shown = revealSecrets || !SecretMasking.isSecretKey(key) ? values : values.map { _ in SecretMasking.placeholder }
+                return ("query", "unexpected \(key)=\(shown.joined(separator: ",")) (matching: .exact)")
+            }
+        case (.declaredHeader(let name, _), .declared(let expected, _)):
+            let masks = !revealSecrets && SecretMasking.isSecretHeader(name)
+            let got = request.headers[name].map { "\(name): \(masks ? SecretMasking.headerValue($0, named: name) : $0)" } ?? "no \(name)"
+            let wanted = masks ? expected.maskedDescription { SecretMasking.headerValue($0, named: name) } : "\(expected)"
+            return [("headers", "expected \(name): \(wanted), got \(got)")]
+        case (.declaredBody, .body(let body)):
+            if case .compiled(let compiled) = body.rule, let detail = compiled.matcher.mismatch(.body(facts.body(of: request))) {
+                // XML and XPath say where the body differs or why it is not XML.
+                return [("body", detail)]
+            }
+            return [("body", "expected \(body), got \(Self.describeBody(request.body, revealSecrets: revealSecrets))")]
+        default:
+            return [(condition.field.description, "expected \(condition.matcher)")]
+        }
+    }
+
+    private static func describeBody(_ body: Data?, revealSecrets: Bool) -> String {
+        guard let body, !body.isEmpty else { return "no body" }
+        guard let text = String(data: body, encoding: .utf8) else { return "\(body.count) bytes of binary data" }
+        let limit = 160
+        let shown = text.count <= limit ? text : String(text.prefix(limit))
+        let masked = revealSecrets ? shown : SecretMasking.bodyText(shown)
+        return text.count <= limit ? masked : masked + "… (\(body.count) bytes)"
     }
 
     private static func urlMiss(_ rule: URLRule, _ request: MockRequest, _ evaluation: TextRegex.Evaluation) -> Miss {

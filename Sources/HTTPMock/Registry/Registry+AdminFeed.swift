@@ -104,9 +104,9 @@ extension HTTPMock {
                 order: route.order, name: revealSecrets ? route.name : key.maskedDescription, method: key.method?.rawValue,
                 host: key.host.description,
                 path: key.path.description,
-                query: revealSecrets ? key.query?.description : key.query?.maskedDescription,
-                headers: revealSecrets ? key.headers?.description : key.headers?.maskedDescription,
-                body: key.body?.description, scenario: key.scenario?.scenario, scenarioState: key.scenario?.state,
+                query: revealSecrets ? key.declared?.query?.description : key.declared?.query?.maskedDescription,
+                headers: revealSecrets ? key.declared?.headers?.description : key.declared?.headers?.maskedDescription,
+                body: key.declared?.body?.description, scenario: key.scenario?.scenario, scenarioState: key.scenario?.state,
                 hasPredicate: key.predicate != nil, priority: key.priority, location: route.location?.description)
         }
     }

@@ -278,19 +278,25 @@ enum Registration {
             }
         }
 
+        // The DSL's query, headers and body are lowered into the one matcher set; a spec holds
+        // them or a front end's compiled conditions, never both.
+        let declared = RequestConditions.Declared(
+            query: spec.query.map { QueryRequirement(values: $0, matching: spec.matching) },
+            headers: spec.headers.map(HeaderRequirement.init), body: spec.body)
+        let hasDeclared = declared.query != nil || declared.headers != nil || declared.body != nil
+        if hasDeclared, spec.conditions != nil {
+            fail("\(routeName): a route takes query:, headers: and body: or a front end's conditions, not both")
+        }
         guard !problems.contains(where: { $0.severity == .error }), let host, let path else { return (nil, problems) }
         let key = RouteKey(
             host: host, path: path, method: spec.method,
-            query: spec.query.map { QueryRequirement(values: $0, matching: spec.matching) },
-            headers: spec.headers.map(HeaderRequirement.init),
-            body: spec.body,
             predicate: spec.predicate.map { test in
                 var predicate = RequestPredicate(test)
                 predicate.explanation = spec.predicateExplanation
                 predicate.isInternal = spec.isInternal
                 return predicate
             },
-            conditions: spec.conditions,
+            conditions: hasDeclared ? RequestConditions(declared: declared) : spec.conditions,
             scenario: spec.scenario, priority: spec.priority, label: spec.label)
         return (key, problems)
     }
