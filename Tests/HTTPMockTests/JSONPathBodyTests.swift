@@ -12,13 +12,6 @@ import FoundationNetworking
 /// from the one matcher set the DSL is lowered into (issue 45: adding a matcher touches one place).
 @Suite("JSONPath body matcher in process")
 struct JSONPathBodyTests {
-    func post(_ mock: HTTPMock, _ path: String, _ body: String) async throws -> (Int, String) {
-        var request = URLRequest(url: URL(string: "https://api.example.com\(path)")!)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
-        let reply = try await mock.urlSession.reply(request)
-        return (reply.status, reply.text)
-    }
 
     @Test(".jsonPath matches a body in which the path finds something; the near miss says what it found")
     func matchesAndExplains() async throws {
@@ -31,12 +24,12 @@ struct JSONPathBodyTests {
                 }
             }
         }
-        #expect(try await post(mock, "/orders", #"{"items": [{"qty": 1}, {"qty": 3}]}"#) == (200, "bulk"))
-        let (status, report) = try await post(mock, "/orders", #"{"items": [{"qty": 1}]}"#)
+        #expect(try await mock.urlSession.post("/orders", #"{"items": [{"qty": 1}, {"qty": 3}]}"#) == (200, "bulk"))
+        let (status, report) = try await mock.urlSession.post("/orders", #"{"items": [{"qty": 1}]}"#)
         #expect(status == 404)
         #expect(report.contains("body: expected matchesJsonPath"), "\(report)")
         #expect(report.contains("the path found"), "the report says what the path found: \(report)")
-        let (notJSON, notJSONReport) = try await post(mock, "/orders", "qty=3")
+        let (notJSON, notJSONReport) = try await mock.urlSession.post("/orders", "qty=3")
         #expect(notJSON == 404 && notJSONReport.contains("not JSON"), "\(notJSONReport)")
     }
 
@@ -64,8 +57,8 @@ struct JSONPathBodyTests {
         mock.addResponses(
             forPath: "/q", host: "api.example.com", method: .post, query: ["v": "2"], headers: ["X-Env": "test"], body: .jsonPath("$.a"),
             responses: [.plaintext("specific", lifetime: .eternal)])
-        #expect(try await post(mock, "/q", #"{"a": 1}"#) == (200, "1"))
-        #expect(try await post(mock, "/q", #"{"a": 1}"#) == (200, "2"))
+        #expect(try await mock.urlSession.post("/q", #"{"a": 1}"#) == (200, "1"))
+        #expect(try await mock.urlSession.post("/q", #"{"a": 1}"#) == (200, "2"))
         var request = URLRequest(url: URL(string: "https://api.example.com/q?v=2")!)
         request.httpMethod = "POST"
         request.setValue("test", forHTTPHeaderField: "X-Env")
@@ -73,6 +66,6 @@ struct JSONPathBodyTests {
         // Both routes match and the shared one still answers (its last response is eternal):
         // the one with more constraints wins (query and headers count once each, like the body).
         #expect(try await mock.urlSession.reply(request).text == "specific")
-        #expect(try await post(mock, "/q", #"{"a": 2}"#) == (200, "2"))
+        #expect(try await mock.urlSession.post("/q", #"{"a": 2}"#) == (200, "2"))
     }
 }

@@ -11,13 +11,6 @@ import FoundationNetworking
 /// ones WireMock mappings use (issue 45.3).
 @Suite("XML and XPath body matchers in process")
 struct XMLBodyTests {
-    func post(_ mock: HTTPMock, _ path: String, _ body: String) async throws -> (Int, String) {
-        var request = URLRequest(url: URL(string: "https://api.example.com\(path)")!)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
-        let reply = try await mock.urlSession.reply(request)
-        return (reply.status, reply.text)
-    }
 
     @Test(".xml matches a similar document (prefixes, attribute and child order aside); .xPath a selecting expression")
     func xmlAndXPath() async throws {
@@ -35,18 +28,18 @@ struct XMLBodyTests {
         }
         // Attribute order, child order, whitespace and comments do not matter.
         let similar = #"<order kind="a" id="7">  <!-- note --><sku>X</sku>\#n  <qty> 2 </qty></order>"#
-        #expect(try await post(mock, "/order", similar) == (200, "same order"))
+        #expect(try await mock.urlSession.post("/order", similar) == (200, "same order"))
         let different = #"<order kind="a" id="7"><sku>X</sku><qty>3</qty></order>"#
-        let (status, report) = try await post(mock, "/order", different)
+        let (status, report) = try await mock.urlSession.post("/order", different)
         #expect(status == 404)
         #expect(report.contains("body: expected equalToXml"), "\(report)")
         #expect(report.contains("qty"), "the report says where the documents differ: \(report)")
-        let (notXML, notXMLReport) = try await post(mock, "/order", "not xml at all")
+        let (notXML, notXMLReport) = try await mock.urlSession.post("/order", "not xml at all")
         #expect(notXML == 404 && notXMLReport.contains("not XML"), "\(notXMLReport)")
 
         let envelope = #"<s:Envelope xmlns:s="urn:soap" xmlns:x="urn:app"><s:Body><x:Ping n="2"/></s:Body></s:Envelope>"#
-        #expect(try await post(mock, "/soap", envelope) == (200, "pong"))
-        #expect(try await post(mock, "/soap", envelope.replacingOccurrences(of: "n=\"2\"", with: "n=\"1\"")).0 == 404)
+        #expect(try await mock.urlSession.post("/soap", envelope) == (200, "pong"))
+        #expect(try await mock.urlSession.post("/soap", envelope.replacingOccurrences(of: "n=\"2\"", with: "n=\"1\"")).0 == 404)
     }
 
     @Test("an expected document that is not XML, or an expression that does not parse, fails at the call site and registers nothing")
@@ -75,7 +68,7 @@ struct XMLBodyTests {
         let mock = HTTPMock()
         mock.addResponses(forPath: "/q", host: "api.example.com", method: .post, body: .xml("<a/>"), responses: [.plaintext("1")])
         mock.addResponses(forPath: "/q", host: "api.example.com", method: .post, body: .xml("<a/>"), responses: [.plaintext("2")])
-        #expect(try await post(mock, "/q", "<a></a>") == (200, "1"))
-        #expect(try await post(mock, "/q", "<a/>") == (200, "2"))
+        #expect(try await mock.urlSession.post("/q", "<a></a>") == (200, "1"))
+        #expect(try await mock.urlSession.post("/q", "<a/>") == (200, "2"))
     }
 }

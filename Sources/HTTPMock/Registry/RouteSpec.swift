@@ -51,7 +51,9 @@ package struct RouteSpec: Sendable {
         /// order); otherwise specificity decides, as for other routes.
         case own(newestFirst: Bool)
     }
+}
 
+extension RouteSpec {
     /// A spec another target of this package declares (Voodoo's files, WireMock's mappings);
     /// `file` and `line` say where (line 0: nowhere in a file, e.g. posted to the admin API),
     /// `fileID` how reports print the file (the path relative to the folder loaded).
@@ -62,24 +64,6 @@ package struct RouteSpec: Sendable {
         self.init(
             path: path, host: host, method: method, responses: responses,
             location: SourceLocation(fileID: fileID ?? file, filePath: file, line: line, column: line > 0 ? 1 : 0))
-    }
-
-    init(
-        path: String, host: String?, method: HTTPMethod?, query: [String: QueryValue]? = nil, matching: QueryMatching = .exact,
-        headers: [String: QueryValue]? = nil, body: BodyMatcher? = nil, predicate: (@Sendable (MockRequest) -> Bool)? = nil,
-        scenario: ScenarioState? = nil, responses: [MockResponse], location: SourceLocation
-    ) {
-        self.path = path
-        self.host = host
-        self.method = method
-        self.query = query
-        self.matching = matching
-        self.headers = headers
-        self.body = body
-        self.predicate = predicate
-        self.scenario = scenario
-        self.responses = responses
-        self.location = location
     }
 }
 

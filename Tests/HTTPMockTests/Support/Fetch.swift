@@ -41,6 +41,12 @@ extension URLSession {
         try await reply(request(string))
     }
 
+    /// A POST of `body` (UTF-8) to `https://api.example.com` + `path`: the status and the text.
+    func post(_ path: String, _ body: String) async throws -> (Int, String) {
+        let reply = try await reply(request("https://api.example.com\(path)", method: "POST", body: Data(body.utf8)))
+        return (reply.status, reply.text)
+    }
+
     /// Completion-handler `dataTask(with:completionHandler:)`.
     func replyViaCompletionHandler(_ request: URLRequest) async throws -> Reply {
         try await withCheckedThrowingContinuation { continuation in
