@@ -42,6 +42,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        // The server's and the CLI's log (`HTTPMock.serverLogger`, `httpmock --log-level`), behind
+        // the `Server` trait like NIO: the library HTTPMock keeps its closure (`logHandler`).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .target(name: "HTTPMock"),
@@ -63,6 +66,7 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: server)),
                 .product(name: "Yams", package: "Yams", condition: .when(traits: server)),
                 .product(name: "GraphQL", package: "GraphQL", condition: .when(traits: server)),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: server)),
                 .target(name: "CJavaScriptCore", condition: .when(platforms: [.linux], traits: javaScript)),
             ],
             linkerSettings: [.linkedFramework("JavaScriptCore", .when(platforms: [.macOS, .iOS, .tvOS]))]
@@ -73,6 +77,7 @@ let package = Package(
                 "HTTPMock",
                 "HTTPMockServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: server)),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: server)),
             ],
             // The static build's ld.lld symbol ordering file (README, .ci/link-order): not a source.
             exclude: ["link-order.txt"]
@@ -103,6 +108,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOEmbedded", package: "swift-nio", condition: .when(traits: server)),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: server)),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: server)),
+                .product(name: "InMemoryLogging", package: "swift-log", condition: .when(traits: server)),
             ],
             exclude: ["VoodooFixtures", "WireMockFixtures"]
         ),

@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import HTTPMock
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -125,6 +126,9 @@ extension HTTPMock {
     ///   - trustedUpstreamCertificates: A PEM file of CA certificates that forwards to
     ///     `https://` upstreams trust besides the system's trust store (an upstream with a
     ///     certificate of its own, as in tests).
+    ///   - logger: Where the instance's server-side messages go from now on (Voodoo scripts,
+    ///     dropped webhooks): sets ``HTTPMock/HTTPMock/serverLogger``, which every server of the
+    ///     instance shares. `nil` (the default) leaves it as it is (standard error unless set).
     /// - Returns: The running server; call ``HTTPMockServer/stop()`` when done.
     /// - Throws: An `HTTPMockError` naming the address and the cause when it cannot be bound
     ///   (a port in use, an unknown host), when an argument is out of range, when `admin` is
@@ -134,7 +138,7 @@ extension HTTPMock {
         host: String? = nil, port: Int = 0, impersonating: String? = nil,
         idleTimeout: TimeInterval = 60, maximumRequestBody: Int = HTTPMockServer.defaultMaximumRequestBody,
         admin: Bool = false, adminToken: String? = nil, adminAllowedOrigins: [String] = [],
-        tls: HTTPMockTLS? = nil, trustedUpstreamCertificates: URL? = nil
+        tls: HTTPMockTLS? = nil, trustedUpstreamCertificates: URL? = nil, logger: Logger? = nil
     ) async throws -> HTTPMockServer {
         var api: AdminAPI?
         if admin {
@@ -150,6 +154,7 @@ extension HTTPMock {
             host: host, port: port, impersonating: impersonating, idleTimeout: idleTimeout,
             maximumRequestBody: maximumRequestBody, admin: api, tls: tls, trustedUpstreamCertificates: trustedUpstreamCertificates,
             onExchange: nil)
+        if let logger { serverLogger = logger }
         api?.setShutdownHandler { [weak server] in Task { await server?.stop() } }
         return server
     }
@@ -159,7 +164,7 @@ extension HTTPMock {
     static let loopbackV4 = "127.0.0.1"
     static let loopbackV6 = "::1"
 
-    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:adminToken:adminAllowedOrigins:tls:trustedUpstreamCertificates:)`` with a
+    /// ``startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:adminToken:adminAllowedOrigins:tls:trustedUpstreamCertificates:logger:)`` with a
     /// callback per exchange (the CLI's log).
     package func startServer(
         host: String?, port: Int, impersonating: String?, idleTimeout: TimeInterval,

@@ -3,20 +3,6 @@ import ArgumentParser
 import Foundation
 import HTTPMock
 
-/// Espresso-Martini's log levels.
-enum LogLevel: String, CaseIterable {
-    case trace = "TRACE"
-    case debug = "DEBUG"
-    case info = "INFO"
-    case notice = "NOTICE"
-    case warning = "WARNING"
-    case error = "ERROR"
-    case critical = "CRITICAL"
-
-    var printsExchanges: Bool { [.trace, .debug, .info].contains(self) }
-    var printsMisses: Bool { self != .critical }
-}
-
 /// The CLI's `configuration.json` (Espresso-Martini's `hostname`, `port`, `delay`, `log_level`):
 /// where it is and what it says, read by ``ServerSettings`` as strictly as a route file.
 enum CLIConfiguration {

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTPMock
 import HTTPMockServer
+import Logging
 
 /// `httpmock serve`: loads the mocks and serves them until SIGINT or SIGTERM.
 struct Serve: AsyncParsableCommand {
@@ -22,16 +23,16 @@ struct Serve: AsyncParsableCommand {
 /// command used as another's option group made ArgumentParser name `run` `httpmock serve run`
 /// in its usage.
 struct ServeOptions: ParsableArguments {
-    /// The CLI's log line of one exchange: method, target (secrets masked unless revealed),
-    /// status, duration, and the outcome when nothing was sent.
-    static func exchangeLine(revealSecrets: Bool) -> @Sendable (ServedExchangeRecord) -> Void {
+    /// The CLI's log line of one exchange, at `info` on `log`: method, target (secrets masked
+    /// unless revealed), status, duration, and the outcome when nothing was sent.
+    static func exchangeLine(revealSecrets: Bool, log: Logger) -> @Sendable (ServedExchangeRecord) -> Void {
         { record in
             let status = record.statusCode.map(String.init) ?? "---"
             let target = revealSecrets ? record.target : SecretMasking.url(record.target)
-            say(
-                String(
-                    format: "%@ %@ %@ %.1f ms%@", record.method, target, status, record.duration * 1000,
-                    record.statusCode == nil ? " (\(record.outcome))" : ""))
+            let line = String(
+                format: "%@ %@ %@ %.1f ms%@", record.method, target, status, record.duration * 1000,
+                record.statusCode == nil ? " (\(record.outcome))" : "")
+            log.info("\(line)")
         }
     }
 
@@ -120,9 +121,9 @@ struct ServeOptions: ParsableArguments {
                 "--delay must be a number of seconds from 0 to \(Int(ServerSettings.maximumDelay)), got \(CLIConfiguration.formatted(delay))."
             )
         }
-        if let logLevel, LogLevel(rawValue: logLevel.uppercased()) == nil {
+        if let logLevel, Logger.Level(cliName: logLevel) == nil {
             throw ValidationError(
-                "--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(logLevel)\".")
+                "--log-level must be one of \(Logger.Level.allCases.map(\.cliName).joined(separator: ", ")), got \"\(logLevel)\".")
         }
         if wireMock.forwardUnmatched != nil, !source.fileDir.isEmpty {
             throw ValidationError(
@@ -145,14 +146,20 @@ struct ServeOptions: ParsableArguments {
         let settingsPath = CLIConfiguration.path(explicitPath: configuration, mocksFolder: folder)
         let file = try CLIConfiguration.load(settingsPath)
         if let note = CLIConfiguration.unusedSettingsFile(in: folder, using: settingsPath) { say(note) }
-        // Checked by `validate()` and `ServerSettings`, so the fallback never applies.
-        let level = LogLevel(rawValue: (logLevel ?? file.logLevel ?? "INFO").uppercased()) ?? .info
+        // The exchange log `--log-level` filters: each exchange and the stop line at `info` (so
+        // TRACE, DEBUG, INFO print them), misses at `error` (all but CRITICAL). The level is
+        // checked by `validate()` and `ServerSettings`, so the fallback never applies.
+        let log = Logger.cli(.output, level: Logger.Level(cliName: logLevel ?? file.logLevel ?? "INFO") ?? .info)
+        // What the server library reports (Voodoo scripts' lines and failures, dropped webhooks,
+        // scripts that do not load): `httpmock: MESSAGE` on standard error at every level.
+        let serverLog = Logger.cli(.standardError, prefix: "httpmock: ")
         // `nil`: loopback in both families (127.0.0.1 and ::1, the same port).
         let host = useAnyAddr ? "0.0.0.0" : (self.host ?? bindAddress ?? file.hostname)
         let hostName = host ?? "127.0.0.1"
         let ports = try voodoo.ports(port: self.port ?? file.port, mode: mode)
 
         let mock = HTTPMock()
+        mock.serverLogger = serverLog
         mock.defaultDelay = delay ?? file.delay ?? 0
         mock.journalLimit = wireMock.noRequestJournal ? 0 : (wireMock.maxRequestJournalEntries ?? journalLimit)
         mock.journalBodyLimit = journalBodyLimit
@@ -160,7 +167,7 @@ struct ServeOptions: ParsableArguments {
         mock.revealSecrets = revealSecrets
         let termination = Termination()
         let filesAnswer = try source.load(into: mock, mocksFolder: folder)
-        try voodoo.load(into: mock, fileDirectories: source.fileDir) {
+        try voodoo.load(into: mock, fileDirectories: source.fileDir, log: serverLog) {
             termination.stop(because: "admin shutdown: POST /_admin/shutdown")
         }
         let admin = try wireMock.apply(to: mock, host: hostName)
@@ -176,12 +183,12 @@ struct ServeOptions: ParsableArguments {
         // A HAR recorded against one API: requests naming the server are that API's.
         let inferredHost = impersonate == nil ? mock.singleRouteHost : nil
         mock.setMissLogHandler { event in
-            guard !event.isMatched, level.printsMisses, filesAnswer?(event.request) != true else { return }
-            say(event.nearMissReport ?? "\(event)")
+            guard !event.isMatched, log.logLevel <= .error, filesAnswer?(event.request) != true else { return }
+            log.error("\(event.nearMissReport ?? "\(event)")")
         }
         // No exchange line at this level: no record is made or handed to a queue per request (a
         // measured ~15% of a small answer's CPU, issue 46).
-        let onExchange = level.printsExchanges ? Self.exchangeLine(revealSecrets: revealSecrets) : nil
+        let onExchange = log.logLevel <= .info ? Self.exchangeLine(revealSecrets: revealSecrets, log: log) : nil
         let upstreamCertificates = tls.upstreamCertificates
         let server = try await voodoo.bind(ports, host: hostName) { port in
             try await mock.startServer(
@@ -236,7 +243,7 @@ struct ServeOptions: ParsableArguments {
                 complain("httpmock: \((error as? HTTPMockError)?.message ?? "\(error)")")
             }
         }
-        if level.printsExchanges { say("httpmock: stopped (\(signal))") }
+        log.info("httpmock: stopped (\(signal))")
     }
 }
 #endif

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HTTPMock
 @_spi(CLI) import HTTPMockServer
+import Logging
 
 /// Voodoo's options, shared by `serve` and Voodoo's `run`, with Voodoo's short
 /// names (`-c`, `-t`, `-p`; `-f` is `--file-dir`'s).
@@ -88,9 +89,11 @@ struct VoodooOptions: ParsableArguments {
     }
 
     /// Loads `--config` into `mock`; `POST /_admin/shutdown` calls `shutdown`, which stops the CLI
-    /// (exit 0). A script that does not load is a warning on standard error (its endpoint answers
-    /// 500), as in Voodoo.
-    func load(into mock: HTTPMock, fileDirectories: [String], shutdown: @escaping @Sendable () -> Void) throws {
+    /// (exit 0). A script that does not load is a warning to `log` (its endpoint answers 500), as
+    /// in Voodoo: `httpmock: warning: MESSAGE`.
+    func load(
+        into mock: HTTPMock, fileDirectories: [String], log: Logger, shutdown: @escaping @Sendable () -> Void
+    ) throws {
         guard let config else {
             if templateDir != nil { throw ValidationError("--template-dir needs --config (a Voodoo YAML file or folder).") }
             return
@@ -99,7 +102,7 @@ struct VoodooOptions: ParsableArguments {
             try mock.loadVoodoo(
                 from: URL(fileURLWithPath: config), templateDirectory: templateDir.map { URL(fileURLWithPath: $0, isDirectory: true) },
                 fileDirectories: fileDirectories.map { URL(fileURLWithPath: $0, isDirectory: true) }, host: nil,
-                shutdown: shutdown, log: { complain("httpmock: " + $0) }, warn: { complain("httpmock: warning: \($0)") })
+                shutdown: shutdown, warn: { log.warning("warning: \($0)") })
         } catch {
             throw ValidationError("Could not load the Voodoo configuration \(config): \((error as? HTTPMockError)?.message ?? "\(error)")")
         }

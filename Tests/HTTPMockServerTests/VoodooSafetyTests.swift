@@ -5,20 +5,31 @@ import FoundationNetworking
 #endif
 import HTTPMock
 @_spi(CLI) import HTTPMockServer
+import InMemoryLogging
+import Logging
 import Testing
 
 // SPEC §23 for Voodoo's scripts, GraphQL and loaders: what used to kill, hang or bloat the
 // process. Whatever can crash, hang or eat memory when it regresses runs in a child process
 // (ServerChildProcess); the rest runs here.
 
-/// The lines a script wrote to the log.
+/// The lines a script wrote to the log (through ``logger``, the instance's `serverLogger`), and
+/// those appended (a load's warnings).
 final class VoodooLines: @unchecked Sendable {
-    // @unchecked: `lines` is read and written under `lock`.
+    // @unchecked: `lines` is read and written under `lock`; `captured` locks its own entries.
     private let lock = NSLock()
     private var lines: [String] = []
+    private let captured = InMemoryLogHandler()
+
+    /// A logger of every level whose messages ``all`` lists.
+    var logger: Logger {
+        var logger = Logger(label: "HTTPMockServerTests") { [captured] _ in captured }
+        logger.logLevel = .trace
+        return logger
+    }
 
     func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
+    var all: [String] { lock.withLock { lines } + captured.entries.map(\.message.description) }
 }
 
 /// The process's resident memory now and at its peak (Linux), in bytes.
@@ -101,8 +112,9 @@ enum VoodooChildScenarios {
         mock.logHandler = nil
         mock.timeout = timeout
         let lines = VoodooLines()
+        mock.serverLogger = lines.logger
         try mock.loadVoodoo(
-            from: folder, templateDirectory: nil, fileDirectories: [], host: nil, shutdown: nil, log: { lines.append($0) },
+            from: folder, templateDirectory: nil, fileDirectories: [], host: nil, shutdown: nil,
             warn: { Issue.record(Comment(rawValue: $0)) })
         return (try await mock.startServer(admin: true), lines, folder)  // admin: Voodoo's /_admin/ routes too
     }

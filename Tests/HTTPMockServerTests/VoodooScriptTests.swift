@@ -58,10 +58,10 @@ struct VoodooScriptTests {
         let lines = VoodooLines()
         let mock = HTTPMock()
         mock.logHandler = nil
+        mock.serverLogger = lines.logger
         try mock.loadVoodoo(
             from: voodooFixtures.appendingPathComponent("config"), templateDirectory: voodooFixtures.appendingPathComponent("templates"),
             fileDirectories: [voodooFixtures.appendingPathComponent("files")], host: nil, shutdown: nil,
-            log: { line in lines.append(line) },
             warn: { _ in })
         let reply = try await voodooRequest(mock.urlSession, URL(string: "https://api.example.com/silent")!)
         #expect(reply.status == 500)

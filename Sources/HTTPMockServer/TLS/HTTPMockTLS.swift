@@ -4,7 +4,7 @@ import HTTPMock
 import NIOSSL
 import X509
 
-/// How ``HTTPMock/HTTPMock/startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:adminToken:adminAllowedOrigins:tls:trustedUpstreamCertificates:)``
+/// How ``HTTPMock/HTTPMock/startServer(host:port:impersonating:idleTimeout:maximumRequestBody:admin:adminToken:adminAllowedOrigins:tls:trustedUpstreamCertificates:logger:)``
 /// serves HTTPS: which certificate the server presents.
 ///
 /// A server started with `tls:` speaks TLS only, and offers HTTP/2 and HTTP/1.1 through ALPN

@@ -48,21 +48,20 @@ extension HTTPMock {
 
     /// `loadVoodoo(from:templateDirectory:fileDirectories:host:fileID:filePath:line:column:)` with
     /// what `POST /_admin/shutdown` does (the CLI stops; without it, the route answers and nothing
-    /// stops), where scripts' `console.log` lines and failures go (default: standard error unless
-    /// `logHandler` is nil) and where the messages of scripts that do not load go.
+    /// stops) and where the messages of scripts that do not load go. Scripts' `console.log` lines
+    /// and failures go to ``serverLogger``.
     @_spi(CLI)
     public func loadVoodoo(
         from url: URL, templateDirectory: URL?, fileDirectories: [URL], host: String?, shutdown: (@Sendable () -> Void)?,
-        log: (@Sendable (String) -> Void)? = nil, warn: (String) -> Void
+        warn: (String) -> Void
     ) throws {
         #if JavaScript
-        // The instance's log: standard error, silent when `logHandler` is nil.
-        let log =
-            log ?? { [weak self] line in
-                guard self?.logHandler != nil else { return }
-                FileHandle.standardError.write(Data(("httpmock: " + line + "\n").utf8))
-            }
-        let scripts: VoodooScriptEngine? = VoodooScriptEngine(log: log)
+        // The instance's log when it was given one; else standard error, silent while
+        // `logHandler` is nil (as before swift-log). Looked up per message.
+        let scripts: VoodooScriptEngine? = VoodooScriptEngine { [weak self] in
+            guard let self else { return nil }
+            return self.serverLogger ?? (self.logHandler == nil ? nil : ServerLog.standardError)
+        }
         #else
         let scripts: VoodooScriptEngine? = nil
         #endif

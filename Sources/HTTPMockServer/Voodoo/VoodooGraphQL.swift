@@ -224,8 +224,9 @@ final class VoodooGraphQLParser: @unchecked Sendable {
         if contentType.hasPrefix("application/graphql") {
             return String(data: body, encoding: .utf8)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
-        return object["query"] as? String
+        // Read as every JSON body is (JSONReader: strict, as WireMock's).
+        guard case .string(let query)? = (try? JSONReader.parse(body))?["query"] else { return nil }
+        return query
     }
 
     /// The route that answers 400 to a `/graphql` request whose document is refused (too deep,

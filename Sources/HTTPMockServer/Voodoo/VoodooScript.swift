@@ -3,6 +3,7 @@ import Foundation
 import HTTPMock
 
 #if JavaScript
+import Logging
 import NIOConcurrencyHelpers
 #if canImport(CJavaScriptCore)
 import CJavaScriptCore
@@ -22,13 +23,15 @@ struct VoodooScriptLoadError: Error, CustomStringConvertible {
 /// Runs Voodoo's JavaScript responses on JavaScriptCore: one context per script, all in one
 /// ``VoodooScriptRunner`` (one virtual machine and thread per configuration).
 final class VoodooScriptEngine: Sendable {
-    let log: @Sendable (String) -> Void
+    /// The logger of the instance's messages now (``HTTPMock/HTTPMock/serverLogger``); `nil`:
+    /// none are written.
+    let logger: @Sendable () -> Logger?
     /// Made by the first script that loads: a configuration without scripts never loads
     /// JavaScriptCore (idle memory and start-up time stay low).
     private let madeRunner = NIOLockedValueBox<VoodooScriptRunner?>(nil)
 
-    init(log: @escaping @Sendable (String) -> Void) {
-        self.log = log
+    init(logger: @escaping @Sendable () -> Logger?) {
+        self.logger = logger
     }
 
     /// The configuration's runner, made on first use.
@@ -49,8 +52,8 @@ final class VoodooScriptEngine: Sendable {
     func response(source: String, file: String, firstLine: Int, bodies: VoodooBodies, mock: HTTPMock) throws -> MockResponse {
         let runner = try runner(for: file)
         let name = URL(fileURLWithPath: file).lastPathComponent
-        let log = self.log
-        let sink = VoodooScriptLogSink { line in log("console.log (\(name)): \(line)") }
+        let logger = self.logger
+        let sink = VoodooScriptLogSink { line in logger()?.info("console.log (\(name)): \(line)") }
         let script = VoodooScriptContext(source: source, file: file, firstLine: firstLine, runner: runner, sink: sink)
         // A top level that never ends is a script that does not load: bounded here too.
         let loadTime = min(mock.timeout, 5)
@@ -71,7 +74,7 @@ final class VoodooScriptEngine: Sendable {
                 var reason = (error as? HTTPMockError)?.message ?? "\(error)"
                 if reason.hasPrefix("loadVoodoo: ") { reason.removeFirst("loadVoodoo: ".count) }
                 let message = "\(file): the script failed: \(reason)"
-                log(message)
+                logger()?.error("\(message)")
                 return .plaintext(message, status: .internalServerError)
             }
         }

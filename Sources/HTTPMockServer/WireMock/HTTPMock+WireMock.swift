@@ -49,10 +49,14 @@ final class WireMockState: Sendable {
     }
 
     let contents = NIOLockedValueBox(Contents())
+    /// The instance's log, where its mappings' webhooks report.
+    let log: ServerLog
+
+    init(log: ServerLog) { self.log = log }
 
     /// The state of `mock`, made on first use and kept by it.
     static func of(_ mock: HTTPMock) -> WireMockState {
-        mock.frontEndState(WireMockState.self) { WireMockState() }
+        mock.frontEndState(WireMockState.self) { WireMockState(log: ServerLog.of(mock)) }
     }
 
     /// Turns `mapping` into a route of `mock`, replacing a mapping with the same id. O(1)
@@ -66,7 +70,7 @@ final class WireMockState: Sendable {
     func add(_ mappings: [WireMockMapping], to mock: HTTPMock) throws(WireMockMappingError) {
         let result = contents.withLockedValue { contents -> Result<Void, WireMockMappingError> in
             do throws(WireMockMappingError) {
-                let routes = try Self.routes(of: mappings, in: contents)
+                let routes = try Self.routes(of: mappings, in: contents, log: log)
                 var replaced: Set<Int> = []
                 for mapping in mappings { if let existing = contents.entries[mapping.id] { replaced.insert(existing.order) } }
                 let orders: [Int]
@@ -100,11 +104,13 @@ final class WireMockState: Sendable {
 
     /// The routes `mappings` become, compiled on every core (a root of 10,000 mappings is one
     /// batch); an error names a file mapping's place first.
-    private static func routes(of mappings: [WireMockMapping], in contents: Contents) throws(WireMockMappingError) -> [RouteSpec] {
+    private static func routes(
+        of mappings: [WireMockMapping], in contents: Contents, log: ServerLog
+    ) throws(WireMockMappingError) -> [RouteSpec] {
         let (files, globalTemplating) = (contents.files, contents.globalTemplating)
         return try Concurrently.map(mappings) { mapping throws(WireMockMappingError) -> RouteSpec in
             do throws(WireMockMappingError) {
-                return try mapping.route(files: files, globalTemplating: globalTemplating)
+                return try mapping.route(files: files, globalTemplating: globalTemplating, log: log)
             } catch {
                 guard let source = mapping.source else { throw error }
                 // A file's mapping: its place first, then the field (as a parse error reads).
@@ -125,7 +131,8 @@ final class WireMockState: Sendable {
             var restored: [(WireMockMapping, Int)] = []
             // They loaded before; a body file deleted since is the only way to fail, and then they
             // stay out (as a fresh load would refuse them).
-            if restoringFiles, !contents.fileMappings.isEmpty, let routes = try? Self.routes(of: contents.fileMappings, in: contents),
+            if restoringFiles, !contents.fileMappings.isEmpty,
+                let routes = try? Self.routes(of: contents.fileMappings, in: contents, log: log),
                 let orders = try? mock.register(routes, replacing: current, code: .invalidRegistration, operation: "WireMock mappings")
                     .compactMap({ $0 })
             {

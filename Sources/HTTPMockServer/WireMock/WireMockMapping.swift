@@ -209,10 +209,11 @@ struct WireMockMapping: Sendable {
     }
 
     /// The route it becomes; its body file is read from `files` (`DIR/__files`); with
-    /// `globalTemplating` its response is a template even without `transformers`.
-    func route(files: URL?, globalTemplating: Bool = false) throws(WireMockMappingError) -> RouteSpec {
+    /// `globalTemplating` its response is a template even without `transformers`; its webhooks
+    /// report to `log`.
+    func route(files: URL?, globalTemplating: Bool = false, log: ServerLog) throws(WireMockMappingError) -> RouteSpec {
         var response = try self.response.make(
-            files: files, webhooks: webhooks, globalTemplating: globalTemplating, stubHeaders: matchedStubHeaders)
+            files: files, webhooks: webhooks, globalTemplating: globalTemplating, stubHeaders: matchedStubHeaders, log: log)
         var required: ScenarioState?
         if let scenario = scenarioName {
             if let state = requiredState { required = ScenarioState(scenario, Self.ourState(state)) }

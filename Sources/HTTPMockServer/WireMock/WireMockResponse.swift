@@ -160,7 +160,8 @@ struct WireMockResponse: Sendable {
     /// fields on every response it answers itself, a fault aside; a forward relays its
     /// upstream's fields alone, as WireMock does.
     func make(
-        files: URL?, webhooks: [WireMockWebhook], globalTemplating: Bool = false, stubHeaders: [(name: String, value: String)] = []
+        files: URL?, webhooks: [WireMockWebhook], globalTemplating: Bool = false, stubHeaders: [(name: String, value: String)] = [],
+        log: ServerLog? = nil
     ) throws(WireMockMappingError) -> MockResponse {
         if let templated = try WireMockResponseTemplate.make(
             raw, files: files, globalTemplating: globalTemplating,
@@ -168,7 +169,7 @@ struct WireMockResponse: Sendable {
                 try WireMockResponse.parse(.object(twin)).make(files: files, webhooks: [], stubHeaders: stubHeaders)
             })
         {
-            return Self.sending(webhooks, after: templated)
+            return Self.sending(webhooks, after: templated, log: log)
         }
         let status = HTTPStatus(self.status, reasonPhrase: statusMessage)
         var delivery = Delivery.instant
@@ -233,17 +234,18 @@ struct WireMockResponse: Sendable {
                 return .raw(status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .data(message))
             }
         }
-        return Self.sending(webhooks, after: response)
+        return Self.sending(webhooks, after: response, log: log)
     }
 
     /// `response`, sending `webhooks` once it has been served, unless the request came from one
-    /// of this process's webhooks (a loop, ``WireMockWebhook/isFromWebhook(_:)``).
-    private static func sending(_ webhooks: [WireMockWebhook], after response: MockResponse) -> MockResponse {
+    /// of this process's webhooks (a loop, ``WireMockWebhook/isFromWebhook(_:)``); they report to
+    /// `log` (`nil`: standard error).
+    private static func sending(_ webhooks: [WireMockWebhook], after response: MockResponse, log: ServerLog?) -> MockResponse {
         guard !webhooks.isEmpty else { return response }
         var response = response
         response.afterServed = { request in
             guard !WireMockWebhook.isFromWebhook(request) else { return }
-            for hook in webhooks { hook.send(after: request) }
+            for hook in webhooks { hook.send(after: request, log: log?.current ?? ServerLog.standardError) }
         }
         return response
     }

@@ -40,7 +40,7 @@ extension WireMockState {
     /// Checks that `mapping`'s response can be made (a body file that exists) without adding it.
     func check(_ mapping: WireMockMapping) throws(WireMockMappingError) {
         let (files, global) = contents.withLockedValue { ($0.files, $0.globalTemplating) }
-        _ = try mapping.route(files: files, globalTemplating: global)
+        _ = try mapping.route(files: files, globalTemplating: global, log: log)
     }
 
     /// Makes `mappings` the ones `POST /__admin/mappings/reset` brings back in place of those

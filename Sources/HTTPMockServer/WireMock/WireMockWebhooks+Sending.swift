@@ -1,5 +1,6 @@
 #if Server
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -75,8 +76,9 @@ enum WebhookFlight {
     /// The webhooks dropped so far in this process.
     static var dropped: Int { state.withLockedValue { $0.dropped } }
 
-    /// Takes a place for a send of `bytes`; `false`, counted as dropped, when there is none.
-    static func admit(_ bytes: Int, url: URL) -> Bool {
+    /// Takes a place for a send of `bytes`; `false`, counted as dropped, when there is none (a
+    /// warning to `logger` the first time, then every 1,000th).
+    static func admit(_ bytes: Int, url: URL, log logger: Logger) -> Bool {
         let (admitted, dropped) = state.withLockedValue { state -> (Bool, Int) in
             if state.sends >= maximumSends || (state.sends > 0 && state.bytes + bytes > maximumBodyBytes) {
                 state.dropped += 1
@@ -87,10 +89,9 @@ enum WebhookFlight {
             return (true, state.dropped)
         }
         if !admitted, dropped == 1 || dropped.isMultiple(of: 1000) {
-            FileHandle.standardError.write(
-                Data(
-                    "httpmock: a webhook to \(url.absoluteString) was dropped: \(maximumSends) webhooks or \(maximumBodyBytes >> 20) MB of webhook bodies are being sent (\(dropped) dropped so far)\n"
-                        .utf8))
+            logger.warning(
+                "a webhook to \(url.absoluteString) was dropped: \(maximumSends) webhooks or \(maximumBodyBytes >> 20) MB of webhook bodies are being sent (\(dropped) dropped so far)"
+            )
         }
         return admitted
     }

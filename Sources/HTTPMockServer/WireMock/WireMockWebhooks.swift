@@ -1,6 +1,7 @@
 #if Server
 import Foundation
 import HTTPMock
+import Logging
 import NIOCore
 import NIOPosix
 
@@ -23,8 +24,9 @@ import FoundationNetworking
 /// send over `http://` writes that buffer (no copy per send; an `https://` webhook goes through
 /// a plain `URLSession`, which copies it). At most ``WebhookFlight/maximumSends`` webhooks and
 /// ``WebhookFlight/maximumBodyBytes`` of their bodies are in flight (delay included) at once;
-/// one beyond is dropped and counted, and standard error says so (the first time, then every
-/// 1,000th). A send ends after ``WebhookFlight/timeout`` whatever the receiver does.
+/// one beyond is dropped and counted, and the instance's log says so (a warning, the first time,
+/// then every 1,000th: ``HTTPMock/HTTPMock/serverLogger``, standard error by default). A send
+/// ends after ``WebhookFlight/timeout`` whatever the receiver does.
 struct WireMockWebhook: Sendable {
     let method: String
     let url: URL
@@ -131,10 +133,11 @@ struct WireMockWebhook: Sendable {
         return URLSession(configuration: configuration)
     }()
 
-    /// Sends the webhook after its delay, unless ``WebhookFlight`` has no place for it.
-    func send(after request: MockRequest) {
+    /// Sends the webhook after its delay, unless ``WebhookFlight`` has no place for it (which
+    /// `logger` hears).
+    func send(after request: MockRequest, log logger: Logger) {
         let size = body?.readableBytes ?? 0
-        guard WebhookFlight.admit(size, url: url) else { return }
+        guard WebhookFlight.admit(size, url: url, log: logger) else { return }
         let via = [headers["Via"], request.headers["Via"], "1.1 \(Self.hop)"].compactMap { $0 }.joined(separator: ", ")
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let milliseconds = max(0, min(delay?.sample() ?? 0, 86_400_000))

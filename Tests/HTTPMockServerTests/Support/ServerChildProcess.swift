@@ -35,7 +35,8 @@ struct ServerChildScenarioHost {
     @Test("runs the server scenario a parent test started this process for (no-op otherwise)")
     func run() async throws {
         guard let name = ProcessInfo.processInfo.environment[ServerChildProcess.environmentKey] else { return }
-        guard let scenario = ServerChildScenarios.all[name] ?? VoodooChildScenarios.all[name] else {
+        guard let scenario = ServerChildScenarios.all[name] ?? VoodooChildScenarios.all[name] ?? ServerLoggerTests.childScenarios[name]
+        else {
             Issue.record("no server child scenario named \(name)")
             return
         }
