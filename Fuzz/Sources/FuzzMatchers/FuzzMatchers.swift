@@ -3,7 +3,8 @@ import FuzzSupport
 
 @testable import HTTPMock
 
-/// Query, header and body matchers against a request built from the input.
+/// Query, header and body matchers (the DSL's, lowered into `RequestConditions`) against a
+/// request built from the input.
 ///
 /// Input, one field a line: the query rule (`a=1&b=*&c=x,y`: `*` is `.any`, commas a repeated
 /// key; a leading `~` means `.contains`), the header rule (same form), the body matcher (its
@@ -24,9 +25,13 @@ func fuzzMatchers(_ bytes: [UInt8]) {
     }
     guard let url = URL(string: "https://" + fields[3]) else { return }
     let request = MockRequest(method: .post, url: url, headers: requestHeaders, body: bodyBytes)
-    _ = query.matches(request.query)
+    // Lowered into the one matcher set, as registration does; matched and explained.
+    let conditions = RequestConditions(declared: .init(query: query, headers: headers, body: body))
+    var facts = RequestFacts()
+    _ = conditions.matches(request, parameters: [:], facts: &facts)
+    _ = conditions.misses(request, parameters: [:], facts: &facts, revealSecrets: false)
     _ = query.description
-    _ = headers.matches(request.headers)
+    _ = headers.description
     _ = body.matches(request, json: { JSONValue.parse(bodyBytes) }, body: RequestBody(bodyBytes))
     _ = body.description
     _ = request.formParameters
