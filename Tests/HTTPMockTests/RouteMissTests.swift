@@ -78,5 +78,7 @@ struct RouteMissTests {
         // Specificity counts the DSL's query (two conditions: a value, the names), its headers
         // and its body once each, as before they were lowered.
         #expect(RequestConditions(declared: declared).count == 3)
+        // Even a part that lowers to no condition counts (an empty query under `.contains`).
+        #expect(RequestConditions(declared: .init(query: QueryRequirement(values: [:], matching: .contains))).count == 1)
     }
 }

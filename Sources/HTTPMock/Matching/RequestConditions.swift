@@ -80,9 +80,9 @@ package final class RequestConditions: Sendable, Hashable {
             }
         }
 
-        /// The part of a near-miss report a condition lowered from the DSL belongs to, which is
-        /// also what specificity counts once however many lines it holds; `nil` for a front
-        /// end's condition, each counted and reported on its own.
+        /// The part of a near-miss report a condition lowered from the DSL belongs to (its lines
+        /// are grouped there, in the DSL's words); `nil` for a front end's condition, reported on
+        /// its own.
         var declaredSection: RouteMiss.Section? {
             switch self {
             case .declaredQuery, .queryNames: return .query
@@ -162,9 +162,11 @@ package final class RequestConditions: Sendable, Hashable {
     ) {
         self.url = url
         self.declared = declared
+        // What the DSL declared counts once per part, even a part that lowers to no condition
+        // (`query: [:]` under `.contains`), as it did before it was lowered.
         self.count =
-            (url == nil ? 0 : 1) + multipart.count + conditions.filter { $0.field.declaredSection == nil }.count
-            + Set(conditions.compactMap(\.field.declaredSection)).count
+            declared.map { ($0.query == nil ? 0 : 1) + ($0.headers == nil ? 0 : 1) + ($0.body == nil ? 0 : 1) }
+            ?? (url == nil ? 0 : 1) + multipart.count + conditions.count
         self.parameterPattern = parameterPattern.flatMap { try? PathPattern.parse($0) }
         self.conditions = conditions
         self.multipart = multipart
