@@ -14,6 +14,24 @@ struct ValueMatcherTests {
         .equalToJSON(try JSONEquality(expected: expected, ignoreArrayOrder: order, ignoreExtraElements: extra))
     }
 
+    @Test("contains compares code points, a NUL included (Foundation's contains cut the needle at a NUL, and trapped)")
+    func containsWithNUL() throws {
+        #expect(!ValueMatcher.contains("q\0").matches(.text("abq")))
+        #expect(ValueMatcher.doesNotContain("q\0").matches(.text("abq")))
+        #expect(ValueMatcher.contains("q\0").matches(.text("abq\0z")))
+        #expect(ValueMatcher.contains("").matches(.text("abq")) && !ValueMatcher.doesNotContain("").matches(.text("abq")))
+        // The input that trapped in Foundation's range(of:) (fuzzing, through XPath's contains()).
+        #expect("x\u{FFFD}.q".firstByteRange(of: "q\0") == nil)
+        let text = "ab\u{FFFD}cd\u{FFFD}"
+        #expect(text.firstByteRange(of: "cd").map { String(text[$0]) } == "cd")
+        #expect(text.firstByteRange(of: "\u{FFFD}").map { text.distance(from: text.startIndex, to: $0.lowerBound) } == 2)
+        // XPath's contains(), substring-before() and substring-after() use the same search.
+        let tree = try XMLTree(parsing: "<a>x\u{FFFD}.q</a>")
+        #expect(try XPath("//a[contains(., '.q')]").selectNodes(in: tree)?.count == 1)
+        #expect(try XPath("//a[substring-after(., '.') = 'q']").selectNodes(in: tree)?.count == 1)
+        #expect(try XPath("//a[substring-before(., '.q') = 'x\u{FFFD}']").selectNodes(in: tree)?.count == 1)
+    }
+
     @Test("missing values: only absent, doesNotMatch and doesNotContain hold")
     func missingValues() throws {
         let missing = MatchInput.text(nil)

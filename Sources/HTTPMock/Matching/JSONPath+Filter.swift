@@ -120,7 +120,7 @@ indirect enum JSONPathFilter: Sendable {
             }
         case .contains:
             switch (left, right) {
-            case (.value(.string(let text)), .value(.string(let part))): return text.contains(part)
+            case (.value(.string(let text)), .value(.string(let part))): return text.containsText(part)
             case (.value(.array(let items)), .value(let wanted)):
                 return items.contains { equal(.value($0), .value(wanted), strictly: false) }
             default: return false

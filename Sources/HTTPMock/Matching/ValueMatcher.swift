@@ -59,10 +59,10 @@ package indirect enum ValueMatcher: Sendable, CustomStringConvertible {
             return caseInsensitive ? Self.equalIgnoringCase(value, expected) : value == expected
         case .contains(let part):
             guard let value = input.text else { return false }
-            return part.isEmpty || value.contains(part)
+            return value.containsText(part)
         case .doesNotContain(let part):
             guard let value = input.text else { return true }
-            return !(part.isEmpty || value.contains(part))
+            return !value.containsText(part)
         case .matches(let regex):
             guard let value = input.text else { return false }
             return regex.evaluate(value) == .match

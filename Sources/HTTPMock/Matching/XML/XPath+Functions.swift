@@ -50,12 +50,12 @@ extension XPathEvaluator {
         case "concat": return .string(values.map(string).joined())
         case "starts-with": return .boolean(text(0).hasPrefix(text(1)))
         case "ends-with": return .boolean(text(0).hasSuffix(text(1)))
-        case "contains": return .boolean(text(1).isEmpty || text(0).contains(text(1)))
+        case "contains": return .boolean(text(0).containsText(text(1)))
         case "substring-before":
-            guard let range = text(0).range(of: text(1)) else { return .string("") }
+            guard let range = text(0).firstByteRange(of: text(1)) else { return .string("") }
             return .string(String(text(0)[..<range.lowerBound]))
         case "substring-after":
-            guard let range = text(0).range(of: text(1)) else { return .string("") }
+            guard let range = text(0).firstByteRange(of: text(1)) else { return .string("") }
             return .string(String(text(0)[range.upperBound...]))
         case "substring":
             // Positions count from 1, rounded; characters whose position p has start ≤ p < start + length.

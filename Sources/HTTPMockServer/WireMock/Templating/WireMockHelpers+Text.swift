@@ -68,7 +68,7 @@ extension WireMockTemplating {
             if let elements = call.positional[0].elements, !isText(call.positional[0]) {
                 return .bool(elements.contains { $0.value.helperText == needle })
             }
-            return .bool(call.positional[0].helperText.contains(needle))
+            return .bool(call.positional[0].helperText.containsText(needle))
         },
         "matches": TemplateHelper(
             blockUse: .condition,
