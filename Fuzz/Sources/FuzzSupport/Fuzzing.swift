@@ -9,7 +9,7 @@ import Foundation
 /// initialisation does not count); if even the fastest run is over budget the target aborts,
 /// and libFuzzer saves the input as a crash artifact (`crash-…`). The time is the process's CPU
 /// time, not the clock's: on a machine busy with other work (CI beside a build) an input waits
-/// for a core without using one, and a wall-clock budget failed FuzzXML once that way. An input
+/// for a core without using one, which is not slowness of the code under test. An input
 /// that blocks instead of computing is still caught by libFuzzer's `-timeout=1` (wall clock).
 public enum Fuzzing {
     /// The longest one input may take.
