@@ -28,22 +28,34 @@ final class ServerLog: Sendable {
     /// The default: each message on standard error as `httpmock: MESSAGE`, every level, as the
     /// server wrote them before it logged through swift-log. Not `LoggingSystem`'s handler, whose
     /// lines (timestamp, level, label) would change what an unconfigured process prints.
-    static let standardError = Logger(label: "httpmock", factory: { _ in StandardErrorLogHandler() })
+    static let standardError = Logger(label: "httpmock") { _ in
+        LineLogHandler(prefix: "httpmock: ") { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
 }
 
-/// ``ServerLog/standardError``'s handler: the message alone, after `httpmock: `, one line on
-/// standard error, written at once. Metadata is not printed (the server's messages carry none).
-struct StandardErrorLogHandler: LogHandler {
-    var logLevel: Logger.Level = .trace
-    var metadata: Logger.Metadata = [:]
+/// A swift-log handler that writes each message as one line, after `prefix`, through `write`:
+/// the message alone, as HTTPMock's server and CLI have always printed them (the level decides
+/// whether a line is written, the `Logger`'s `logLevel`, not how it reads). Metadata is not
+/// printed (these messages carry none). The server's default log (standard error) and the CLI's
+/// (its non-blocking writer) are both this handler.
+package struct LineLogHandler: LogHandler {
+    let prefix: String
+    let write: @Sendable (String) -> Void
+    package var logLevel: Logger.Level = .trace
+    package var metadata: Logger.Metadata = [:]
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package init(prefix: String, write: @escaping @Sendable (String) -> Void) {
+        self.prefix = prefix
+        self.write = write
+    }
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
-        FileHandle.standardError.write(Data("httpmock: \(event.message)\n".utf8))
+    package func log(event: LogEvent) {
+        write(prefix + event.message.description)
     }
 }
 #endif

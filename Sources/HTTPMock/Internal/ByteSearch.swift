@@ -27,7 +27,7 @@ extension String {
     /// Linux cut a needle at its first NUL (`"abq".contains("q\0")` is `true`) and then trap
     /// with "String index is out of bounds" when such a match ends a string with non-ASCII text
     /// before it (fuzzing found it through XPath's `contains()`): request data reaches both sides.
-    package func firstByteRange(of needle: String) -> Range<String.Index>? {
+    func firstByteRange(of needle: String) -> Range<String.Index>? {
         let pattern = needle.utf8
         guard let first = pattern.first else { return startIndex..<startIndex }
         let bytes = utf8
