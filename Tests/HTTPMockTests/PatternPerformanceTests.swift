@@ -77,7 +77,7 @@ struct PatternPerformanceTests {
         #expect((elapsed ?? .seconds(99)) < .milliseconds(50) * TestEnvironment.slowdown)
     }
 
-    @Test("near-miss ranking over 10,000-character paths under 2 s")
+    @Test("near-miss ranking over 10,000-character paths, and 50 short-against-4 KB, under 2 s")
     func nearMissDifference() {
         let a = String(repeating: "abcdefghij/", count: 1_000)
         let b = String(repeating: "jihgfedcba/", count: 1_000)
@@ -86,6 +86,12 @@ struct PatternPerformanceTests {
             #expect(NearMissAnalysis.difference(a, b) > 0.5)
             #expect(NearMissAnalysis.difference(a, a + "x") < 0.01)
             #expect(NearMissAnalysis.difference("kitten", "sitting") == 3.0 / 7.0)
+            // A short route against a 4 KB path: the exact table (5 × 4,000 cells), many times
+            // over, as a server's worker threads compute it for a burst of long misses.
+            let long = "/missing/" + String(repeating: "x", count: 4_000)
+            for _ in 0..<50 {
+                #expect(NearMissAnalysis.difference("/ping", long) == 4_005.0 / 4_009.0)
+            }
         }
         #expect((elapsed ?? .seconds(99)) < .seconds(2) * TestEnvironment.slowdown)
     }
