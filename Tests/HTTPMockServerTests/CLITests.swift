@@ -137,9 +137,14 @@ final class RunningCLI: @unchecked Sendable {
         // write end open (and so delay its end of file), once nothing is left unread in them and
         // no read is on its way to the output. (A fixed 5 s wait for end of file once cut
         // `serve --help` short in a full parallel run.) The bound only guards against a hang.
+        // In this order: an empty pipe first, then no read in progress. A handler counts its
+        // read before it empties the pipe, so once the pipe is seen empty, a read that emptied
+        // it is either counted or appended. The other way round, a handler could empty the pipe
+        // between the two checks and its bytes be missing (`serve --help` cut after its first
+        // 4 KB stdio buffer, seen in a server-suite run).
         let drained = Date().addingTimeInterval(60)
         while Date() < drained {
-            if lock.withLock({ openPipes == 0 || readsInProgress == 0 }), readEnds.allSatisfy({ Self.unreadBytes($0) == 0 }) {
+            if readEnds.allSatisfy({ Self.unreadBytes($0) == 0 }), lock.withLock({ openPipes == 0 || readsInProgress == 0 }) {
                 break
             }
             try await Task.sleep(nanoseconds: 10_000_000)

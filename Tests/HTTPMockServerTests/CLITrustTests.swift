@@ -204,7 +204,7 @@ struct CLITrustTests {
         }
         #expect(process.isRunning)
         kill(process.processIdentifier, SIGTERM)
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(30)
         while process.isRunning, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
         #expect(!process.isRunning)
         #expect(process.terminationReason == .exit)

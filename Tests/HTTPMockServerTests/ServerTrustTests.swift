@@ -153,7 +153,7 @@ struct ServerTrustTests {
                 Thread.sleep(forTimeInterval: 0.2)
                 client.closeNow()
             }
-            let deadline = Date().addingTimeInterval(5)
+            let deadline = Date().addingTimeInterval(30)
             while !cancelled.isSet, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
             #expect(cancelled.isSet)
         }
@@ -171,11 +171,11 @@ struct ServerTrustTests {
                 client.read(timeout: 30) { $0.hasSuffix("first") }
                 return client
             }
-            var deadline = Date().addingTimeInterval(5)
+            var deadline = Date().addingTimeInterval(30)
             while gate.heldCount == 0, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
             #expect(gate.heldCount == 1)
             client.closeNow()
-            deadline = Date().addingTimeInterval(5)
+            deadline = Date().addingTimeInterval(30)
             while gate.heldCount > 0, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
             #expect(gate.heldCount == 0)
         }
@@ -390,7 +390,7 @@ struct ServerTrustTests {
         }
         _ = try await blocking { client.read(timeout: 5) }
         #expect(client.isClosed)
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while released != nil, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
         #expect(released == nil)
     }

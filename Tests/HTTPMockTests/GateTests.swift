@@ -232,7 +232,7 @@ struct SpinnerExampleTests {
         let model = ProfileModel(session: mock.urlSession)
 
         let loading = Task { await model.load() }
-        _ = try await mock.waitForRequest(to: "/profile", timeout: 2)  // the request is in flight
+        _ = try await mock.waitForRequest(to: "/profile", timeout: TestEnvironment.arrivalTimeout)  // the request is in flight
         #expect(model.isLoading)  // spinner shown
         #expect(model.name == nil)
 
