@@ -191,7 +191,7 @@ struct CLINewcomerTests {
         @Sendable func cycle() throws {
             let client = try RawClient(port: port)
             try client.send("GET /__admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            client.read(timeout: 10) { serverSentData($0).count >= 1 }
+            client.read(timeout: 30) { serverSentData($0).count >= 1 }
             client.closeNow()
         }
         try await blocking { try cycle() }
@@ -264,7 +264,7 @@ struct CLINewcomerTests {
         let fresh = try await blocking { () -> String in
             let client = try RawClient(port: port)
             try client.send("GET /__admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            return client.read(timeout: 10) { serverSentData($0).count >= 1 }
+            return client.read(timeout: 30) { serverSentData($0).count >= 1 }
         }
         let snapshot = try eventObject(try #require(serverSentData(fresh).first))
         #expect(snapshot["total"] as? Int == 4_000)

@@ -42,7 +42,7 @@ struct DashboardStreamTests {
 
         let client = try RawClient(port: server.port)
         try client.send("GET /__admin/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        let first = client.read(timeout: 10) { serverSentData($0).count >= 1 }
+        let first = client.read(timeout: 30) { serverSentData($0).count >= 1 }
         #expect(first.contains("Content-Type: text/event-stream") || first.lowercased().contains("content-type: text/event-stream"))
         let snapshot = try eventObject(try #require(serverSentData(first).first))
         #expect(snapshot["kind"] as? String == "snapshot")
@@ -53,7 +53,7 @@ struct DashboardStreamTests {
         // Deltas until the three new requests were seen (they may come in more than one).
         var seen: [Int: Int] = [:]
         var deltas: [[String: Any]] = []
-        _ = client.read(timeout: 10) { text in
+        _ = client.read(timeout: 30) { text in
             let events = serverSentData(text).dropFirst()
             return events.compactMap { try? eventObject($0) }.flatMap { ($0["requests"] as? [[String: Any]]) ?? [] }
                 .filter { ($0["status"] as? Int) != nil }.count >= 3

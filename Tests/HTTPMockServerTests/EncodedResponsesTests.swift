@@ -119,7 +119,7 @@ struct EncodedResponsesTests {
             try await blocking {
                 let client = try RawClient(port: server.port)
                 try client.send(request + request + "GET /large HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-                return client.read(timeout: 20)
+                return client.read(timeout: 30)
             }
         }
         let answers = text.components(separatedBy: "HTTP/1.1 200 OK\r\n").dropFirst()
@@ -147,7 +147,7 @@ struct EncodedResponsesTests {
             try await blocking {
                 let client = try RawClient(port: server.port)
                 try client.send(request + "GET /kept HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-                return client.read(timeout: 20)
+                return client.read(timeout: 30)
             }
         }
         let answers = text.components(separatedBy: "HTTP/1.1 ").dropFirst().map { "HTTP/1.1 " + $0 }

@@ -274,7 +274,7 @@ struct ServerTests {
         await server.stop()
         let closed = try await blocking {
             clients.map {
-                $0.read(timeout: 3)
+                $0.read(timeout: 30)
                 return $0.isClosed
             }
         }

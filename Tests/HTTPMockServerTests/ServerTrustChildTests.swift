@@ -171,7 +171,7 @@ enum ServerChildScenarios {
             let client = try await blocking {
                 let client = try RawClient(port: server.port)
                 try client.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                client.read(timeout: 5)
+                client.read(timeout: 30)
                 return client
             }
             #expect(client.text.hasPrefix("HTTP/1.1 200"), "\(path): \(client.text)")

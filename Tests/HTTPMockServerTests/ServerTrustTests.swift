@@ -80,7 +80,7 @@ struct ServerTrustTests {
             answers.append(try await exchange("GET /same HTTP/1.1\r\nHost: localhost\r\n\r\n"))
             answers.append(try await exchange("GET /same HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"))
             let closed = try await blocking { () -> Bool in
-                _ = client.read(timeout: 5)
+                _ = client.read(timeout: 30)
                 return client.isClosed
             }
             #expect(closed, "Connection: close: the server closes after the answer")
@@ -280,7 +280,7 @@ struct ServerTrustTests {
                 let client = try RawClient(port: server.port)
                 try client.send("GET /h HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 client.shutdownWrite()
-                client.read(timeout: 5)
+                client.read(timeout: 30)
                 return client
             }
             // A slow answer is preceded by an interim 100 Continue (the probe for a client that is gone).
@@ -388,7 +388,7 @@ struct ServerTrustTests {
             #expect(client.text.hasSuffix("k"))
             #expect(server.port == port)  // the last use: the server is dropped here
         }
-        _ = try await blocking { client.read(timeout: 5) }
+        _ = try await blocking { client.read(timeout: 30) }
         #expect(client.isClosed)
         let deadline = Date().addingTimeInterval(30)
         while released != nil, Date() < deadline { try await Task.sleep(nanoseconds: 20_000_000) }
